@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { startEmbeddedDatabase } from "../../server/db/embedded";
-import { migrationsDir, openSchemaEngine, readMigrationList, schemaPath } from "../../server/db/schema-engine";
+import { openSchemaEngine, readMigrationList } from "../../server/db/schema-engine";
+import { migrationsDir, schemaPath } from "../../server/paths";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "../env";
-import { projectRoot } from "./schema-engine";
+import { projectRoot } from "../paths";
 
 export function dataDir(): string {
   return path.resolve(projectRoot, env.DATA_DIR);

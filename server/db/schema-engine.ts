@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import { migrationsDir, schemaPath } from "../paths";
 
 const require = createRequire(import.meta.url);
 let loaded: Promise<void> | undefined;
@@ -23,9 +24,6 @@ function loadWasm(): Promise<void> {
   return loaded;
 }
 
-export const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-export const schemaPath = path.join(projectRoot, "prisma/schema.prisma");
-export const migrationsDir = path.join(projectRoot, "prisma/migrations");
 
 type Queryable = { performIO: (q: unknown) => Promise<{ fields: { dataTypeID: number }[] }> };
 const PG_CHAR = 18;
@@ -53,7 +51,7 @@ function readCharAsCharacter<T extends object>(adapter: T): T {
 function withShadowDatabase(connectionString: string) {
   const base = new PrismaPg({ connectionString });
   return {
-    provider: base.provider,
+    provider: base.provider as typeof base.provider,
     adapterName: base.adapterName,
     connect: async () => readCharAsCharacter(await base.connect()),
     connectToShadowDb: async () => {

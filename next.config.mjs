@@ -1,0 +1,12 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  // npm start and the tests build into different folders, so testing never disturbs a running gateway.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  poweredByHeader: false,
+  // Server-only packages loaded from node_modules at run time instead of being bundled.
+  serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  typescript: { tsconfigPath: "tsconfig.json" },
+};
+
+export default nextConfig;

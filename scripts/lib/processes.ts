@@ -1,0 +1,61 @@
+// Child processes of `npm start` and of the test harness, and waiting for them to be ready.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { projectRoot } from "../../server/paths";
+import { nextBin } from "./build";
+
+export type Child = { name: string; proc: ChildProcess; exited: Promise<number | null> };
+
+function track(name: string, proc: ChildProcess): Child {
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  return { name, proc, exited };
+}
+
+export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${child.name} exited before it was ready`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${child.name} was not ready at ${url} within ${timeoutMs} ms`);
+}
+
+type Stdio = "inherit" | "ignore" | "pipe";
+
+export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inherit"): Child {
+  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  const proc = spawn(process.execPath, [tsx, path.join(projectRoot, "local-node/main.ts")], {
+    cwd: projectRoot,
+    stdio: ["ignore", stdio, stdio],
+    env: { ...process.env, LOCAL_NODE_PORT: String(port), LOCAL_NODE_API_KEY: apiKey },
+  });
+  return track("local node", proc);
+}
+
+export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
+  const proc = spawn(process.execPath, [nextBin(), "start", "-p", String(opts.port), "-H", opts.host], {
+    cwd: projectRoot,
+    stdio: ["ignore", stdio, stdio],
+    env: { ...process.env, ...opts.env, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  });
+  return track("gateway", proc);
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited after graceMs. */
+export async function stopChild(child: Child, graceMs = 5000): Promise<void> {
+  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;
+  child.proc.kill("SIGTERM");
+  const timer = setTimeout(() => child.proc.kill("SIGKILL"), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+}

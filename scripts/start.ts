@@ -1,0 +1,47 @@
+// npm start: the gateway on its embedded defaults. Ctrl-C or SIGTERM stops everything it started.
+import { dataDir } from "../server/db/data-dir";
+import { env } from "../server/env";
+import { startStack, type Stack } from "./lib/stack";
+
+const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+let stack: Stack | undefined;
+let stopping: Promise<never> | undefined;
+
+/** Stops everything once; a second signal while stopping waits for the same shutdown. */
+function shutdown(reason: string, code: number): Promise<never> {
+  stopping ??= (async () => {
+    log(`${reason}: stopping...`);
+    await stack?.stop().catch((err) => console.error(err));
+    log("stopped");
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown(signal, 0));
+
+try {
+  stack = await startStack({
+    dataDir: dataDir(),
+    databaseUrl: env.DATABASE_URL,
+    port: env.PORT,
+    host: env.HOST,
+    distDir: ".next",
+    role: "npm start",
+    log,
+  });
+} catch (err) {
+  console.error(`[start] ${(err as Error).message}`);
+  process.exit(1);
+}
+
+log(`Gateway ready on http://localhost:${env.PORT}  (OpenAI base URL: http://localhost:${env.PORT}/v1)`);
+log(`Database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PostgreSQL in ${dataDir()}/pg`}`);
+if (stack.demo) {
+  log("A demo workspace was created. Its API key is shown only this once:");
+  process.stdout.write(`\n    ${stack.demo.secret}\n\n`);
+  log(`Try: curl -H "Authorization: Bearer ${stack.demo.secret}" http://localhost:${env.PORT}/v1/models`);
+}
+const reason = await stack.crashed;
+await shutdown(reason, 1);

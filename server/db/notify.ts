@@ -1,0 +1,69 @@
+// Cross-instance cache invalidation over PostgreSQL LISTEN/NOTIFY. A notification sent inside a
+// transaction is delivered when it commits, so listeners never see a change that rolled back.
+import pg from "pg";
+import type { Tx } from "./client";
+import { databaseUrl } from "./client";
+
+export const Channel = {
+  keyChanged: "gateway_key_changed",
+  catalogChanged: "gateway_catalog_changed",
+  nodesChanged: "gateway_nodes_changed",
+} as const;
+export type ChannelName = (typeof Channel)[keyof typeof Channel];
+
+type Handler = (payload: string) => void;
+type Notifier = Pick<Tx, "$executeRaw">;
+
+export async function notify(tx: Notifier, channel: ChannelName, payload = ""): Promise<void> {
+  await tx.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
+}
+
+const state = globalThis as unknown as {
+  gatewayListeners?: Map<string, Set<Handler>>;
+  gatewayListenClient?: Promise<pg.Client> | undefined;
+};
+const listeners = (state.gatewayListeners ??= new Map());
+
+/** Calls every handler of every channel with "*" (used after a reconnect: anything may have changed). */
+function broadcastReset(): void {
+  for (const handlers of listeners.values()) for (const h of handlers) h("*");
+}
+
+function connect(): Promise<pg.Client> {
+  state.gatewayListenClient ??= (async () => {
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    const reconnect = () => {
+      state.gatewayListenClient = undefined;
+      client.end().catch(() => undefined);
+      setTimeout(() => connect().then(broadcastReset, reconnect), 1000).unref();
+    };
+    client.on("error", reconnect);
+    client.on("end", () => state.gatewayListenClient === undefined || reconnect());
+    client.on("notification", (msg) => {
+      for (const h of listeners.get(msg.channel) ?? []) h(msg.payload ?? "");
+    });
+    await client.connect();
+    for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    return client;
+  })();
+  return state.gatewayListenClient;
+}
+
+/** Subscribes to a channel; the handler also receives "*" after a reconnect. */
+export async function listen(channel: ChannelName, handler: Handler): Promise<void> {
+  let handlers = listeners.get(channel);
+  if (!handlers) {
+    handlers = new Set();
+    listeners.set(channel, handlers);
+    const client = await connect();
+    await client.query(`LISTEN ${channel}`);
+  }
+  handlers.add(handler);
+}
+
+export async function stopListening(): Promise<void> {
+  const pending = state.gatewayListenClient;
+  state.gatewayListenClient = undefined;
+  listeners.clear();
+  if (pending) await (await pending).end().catch(() => undefined);
+}

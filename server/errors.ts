@@ -1,0 +1,79 @@
+// The one transport-neutral error type of the gateway. Services throw it; server/http maps it to
+// the OpenAI error body and status, server/trpc to a tRPC error. Nothing else decides a status.
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "insufficient_quota"
+  | "not_implemented"
+  | "rate_limit_error"
+  | "server_error";
+
+export type GatewayErrorInit = {
+  status: number;
+  code: string;
+  message: string;
+  type?: ErrorType;
+  param?: string | null;
+  headers?: Record<string, string>;
+  cause?: unknown;
+};
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message, { cause: init.cause });
+    this.name = "GatewayError";
+    this.status = init.status;
+    this.code = init.code;
+    this.type = init.type ?? defaultType(init.status);
+    this.param = init.param ?? null;
+    this.headers = init.headers ?? {};
+  }
+}
+
+function defaultType(status: number): ErrorType {
+  if (status === 401) return "authentication_error";
+  if (status === 403) return "permission_error";
+  if (status === 404) return "not_found_error";
+  if (status === 429) return "rate_limit_error";
+  if (status === 501) return "not_implemented";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
+/** Constructors for the errors services raise; each names the status and code once. */
+export const errors = {
+  invalidRequest: (message: string, param: string | null = null, code = "invalid_request") =>
+    new GatewayError({ status: 400, code, message, param }),
+  invalidApiKey: (message = "Incorrect or missing API key. Pass it as `Authorization: Bearer <key>`.") =>
+    new GatewayError({ status: 401, code: "invalid_api_key", type: "invalid_request_error", message }),
+  permissionDenied: (message: string) => new GatewayError({ status: 403, code: "permission_denied", message }),
+  notFound: (message: string, code = "not_found", param: string | null = null) =>
+    new GatewayError({ status: 404, code, message, param }),
+  modelNotFound: (model: string) =>
+    new GatewayError({
+      status: 404,
+      code: "model_not_found",
+      type: "invalid_request_error",
+      param: "model",
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+    }),
+  insufficientQuota: (message = "Your workspace has no credits left. Add credits to continue.") =>
+    new GatewayError({ status: 402, code: "insufficient_quota", type: "insufficient_quota", message }),
+  notImplemented: () =>
+    new GatewayError({
+      status: 501,
+      code: "not_implemented",
+      type: "not_implemented",
+      message:
+        "This endpoint is declared but not yet implemented by this gateway. Use /v1/chat/completions for text generation.",
+    }),
+};

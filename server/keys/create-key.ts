@@ -1,0 +1,37 @@
+import { z } from "zod";
+import type { Tx } from "../db/client";
+import { errors } from "../errors";
+import { newId } from "../ids";
+import { generateKeySecret } from "./key-secret";
+import { toKeyView, type KeyView } from "./key-view";
+
+export const ZCreateKeyInput = z.object({
+  workspaceId: z.string().min(1),
+  name: z.string().trim().min(1).max(100).default("default"),
+  expiresAt: z.coerce.date().optional(),
+  createdById: z.string().optional(),
+});
+export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
+
+/** Creates a key in the caller's transaction; the secret is returned here and never again. */
+export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
+  const data = ZCreateKeyInput.parse(input);
+  if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) {
+    throw errors.invalidRequest("expiresAt must be in the future", "expiresAt");
+  }
+  const workspace = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
+  if (!workspace) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
+  const { secret, hash, prefix } = generateKeySecret();
+  const row = await tx.apiKey.create({
+    data: {
+      id: newId("key"),
+      workspaceId: data.workspaceId,
+      name: data.name,
+      hash,
+      prefix,
+      createdById: data.createdById ?? null,
+      expiresAt: data.expiresAt ?? null,
+    },
+  });
+  return { key: toKeyView(row), secret };
+}

@@ -1,0 +1,91 @@
+// Verification of API key secrets, cached by hash so a warm key costs no database round trip.
+//
+// Freshness bound: an entry is refreshed in the background once it is KEY_CACHE_REFRESH_MS old
+// and is never used once it is KEY_CACHE_MAX_AGE_MS old (default 4 s), so a revocation made on
+// any instance takes effect everywhere within that bound even if a notification is lost.
+// Revocations also NOTIFY every instance, which evicts the key at once. Expiry is checked
+// against the clock on every call, so an expired key stops working immediately.
+import { LRUCache } from "lru-cache";
+import { db } from "../db/client";
+import { Channel, listen } from "../db/notify";
+import { env } from "../env";
+import { hashKey, isWellFormedKey } from "./key-secret";
+
+type KeyRecord = { id: string; workspaceId: string; expiresAt: number | null; revokedAt: number | null };
+type Entry = { record: KeyRecord | null; loadedAt: number };
+
+export type KeyVerification =
+  | { valid: true; keyId: string; workspaceId: string }
+  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
+
+const cache = new LRUCache<string, Entry>({ max: 100_000 });
+const loading = new Map<string, Promise<Entry>>();
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+const lastUsedWritten = new LRUCache<string, number>({ max: 100_000 });
+let subscribed: Promise<void> | undefined;
+
+function subscribe(): void {
+  subscribed ??= listen(Channel.keyChanged, (hash) => (hash === "*" ? cache.clear() : void cache.delete(hash))).catch(
+    (err) => {
+      subscribed = undefined; // the max-age bound still holds; try again on the next call
+      console.error("key cache: LISTEN failed", err);
+    },
+  );
+}
+
+function load(hash: string): Promise<Entry> {
+  let pending = loading.get(hash);
+  if (!pending) {
+    pending = db.apiKey
+      .findUnique({ where: { hash }, select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true } })
+      .then((row) => {
+        const entry: Entry = {
+          loadedAt: Date.now(),
+          record: row && {
+            id: row.id,
+            workspaceId: row.workspaceId,
+            expiresAt: row.expiresAt?.getTime() ?? null,
+            revokedAt: row.revokedAt?.getTime() ?? null,
+          },
+        };
+        cache.set(hash, entry);
+        return entry;
+      })
+      .finally(() => loading.delete(hash));
+    loading.set(hash, pending);
+  }
+  return pending;
+}
+
+async function lookup(hash: string): Promise<Entry> {
+  const entry = cache.get(hash);
+  const age = entry ? Date.now() - entry.loadedAt : Infinity;
+  if (!entry || age >= env.KEY_CACHE_MAX_AGE_MS) return load(hash);
+  if (age >= env.KEY_CACHE_REFRESH_MS) load(hash).catch(() => undefined);
+  return entry;
+}
+
+/** lastUsedAt is a hint for people, so it is written at most once a minute per key. */
+function touch(keyId: string, now: number): void {
+  const last = lastUsedWritten.get(keyId) ?? 0;
+  if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  lastUsedWritten.set(keyId, now);
+  db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+}
+
+export async function verifyKey(secret: string): Promise<KeyVerification> {
+  if (!isWellFormedKey(secret)) return { valid: false, reason: "malformed" };
+  subscribe();
+  const { record } = await lookup(hashKey(secret));
+  const now = Date.now();
+  if (!record) return { valid: false, reason: "not_found" };
+  if (record.revokedAt !== null) return { valid: false, reason: "revoked" };
+  if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
+  touch(record.id, now);
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId };
+}
+
+/** For tests and tools: forget every cached key. */
+export function clearKeyCache(): void {
+  cache.clear();
+}

@@ -1,0 +1,19 @@
+// Exact decimal money. Amounts travel as decimal strings and are computed with decimal.js at a
+// precision far beyond the 18 decimal places the database keeps; never as JavaScript numbers.
+import Decimal from "decimal.js";
+
+export const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -60, toExpPos: 60 });
+export type Money = InstanceType<typeof Money>;
+
+/** Matches a non-negative decimal string such as "25", "0.000001" (no exponent, no sign). */
+export const DECIMAL_STRING = /^\d+(\.\d+)?$/;
+
+export function money(value: string | number | { toString(): string }): Money {
+  return new Money(typeof value === "number" ? value : value.toString());
+}
+
+/** A plain decimal string without exponent and without trailing zeros ("1.50" -> "1.5"). */
+export function formatMoney(value: Money | string | { toString(): string }): string {
+  const d = value instanceof Money ? value : money(value);
+  return d.toFixed();
+}

@@ -1,0 +1,15 @@
+import { createCallerFactory, router, type Context } from "./init";
+import { healthRouter } from "./routers/health";
+import { modelsRouter } from "./routers/models";
+import { networkRouter } from "./routers/network";
+
+export const appRouter = router({
+  health: healthRouter,
+  models: modelsRouter,
+  network: networkRouter,
+});
+export type AppRouter = typeof appRouter;
+
+const factory = createCallerFactory(appRouter);
+export type Caller = ReturnType<typeof factory>;
+export const createCaller = (ctx: Context): Caller => factory(ctx);
