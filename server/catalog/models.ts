@@ -1,7 +1,8 @@
 import { errors } from "../errors";
 import { getCatalog, type CatalogEntry } from "./catalog-cache";
 import type { ModelDetail, ModelObject } from "./model-card";
-import { toModelDetail, toModelObject } from "./model-row";
+import { db } from "../db/client";
+import { modelInclude, toModelDetail, toModelObject } from "./model-row";
 
 export async function listModels(): Promise<{ object: "list"; data: ModelObject[] }> {
   const catalog = await getCatalog();
@@ -29,4 +30,14 @@ export async function deleteModelAsApiKey(id: string): Promise<never> {
   throw errors.permissionDenied(
     `Models are managed by the gateway's operators; an API key cannot delete \`${id}\`.`,
   );
+}
+
+/** The catalog read straight from the database, for operator tools that run outside a server. */
+export async function listModelDetailsUncached(): Promise<ModelDetail[]> {
+  const [rows, ready] = await Promise.all([
+    db.model.findMany({ include: modelInclude, orderBy: [{ type: "asc" }, { id: "asc" }] }),
+    db.nodeModel.findMany({ where: { node: { enabled: true, status: "online" } }, select: { modelId: true } }),
+  ]);
+  const readyIds = new Set(ready.map((r) => r.modelId));
+  return rows.map((row) => toModelDetail(row, readyIds.has(row.id)));
 }

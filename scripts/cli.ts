@@ -1,0 +1,43 @@
+// npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
+import { UsageError, USAGE } from "./cli/args";
+import { connectForCli } from "./cli/connect";
+import { nodeCommands } from "./cli/node-commands";
+import { print, type Output } from "./cli/output";
+import { workspaceCommands } from "./cli/workspace-commands";
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<[Output, boolean?]>> = { ...workspaceCommands, ...nodeCommands };
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const [group, action, ...rest] = process.argv.slice(2);
+if (!group || group === "help" || group === "--help" || group === "-h") {
+  if (group) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  fail(USAGE, 2);
+}
+const command = COMMANDS[`${group} ${action ?? ""}`];
+if (!command) fail(`error: unknown command "${[group, action].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
+
+let close: (() => Promise<void>) | undefined;
+let exitCode = 0;
+try {
+  close = await connectForCli();
+  const [out, json] = await command(rest);
+  print(out, json);
+} catch (err) {
+  // Invalid arguments (flags, or values the services' schemas reject) are usage errors.
+  const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  const usage = err instanceof UsageError || Array.isArray(issues);
+  exitCode = usage ? 2 : 1;
+  const detail = issues ? issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") : (err as Error).message;
+  const message = usage ? `error: ${detail}\n\n${USAGE}` : `error: ${detail}`;
+  process.stderr.write(`${message}\n`);
+} finally {
+  await close?.().catch(() => undefined);
+}
+process.exit(exitCode);

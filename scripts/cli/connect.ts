@@ -1,0 +1,34 @@
+// The CLI works on the database the server uses: DATABASE_URL when set; else the embedded
+// database of a gateway running on this data dir; else it starts the embedded database itself
+// for the duration of the command (taking the data-dir lock so no gateway starts meanwhile).
+import { disconnectDb, useDatabase } from "../../server/db/client";
+import { currentHolder, dataDir, lockDataDir } from "../../server/db/data-dir";
+import { startEmbeddedDatabase } from "../../server/db/embedded";
+import { applyMigrations } from "../../server/db/migrate";
+import { env } from "../../server/env";
+
+export async function connectForCli(): Promise<() => Promise<void>> {
+  if (env.DATABASE_URL) {
+    useDatabase(env.DATABASE_URL);
+    return disconnectDb;
+  }
+  const holder = currentHolder();
+  if (holder) {
+    useDatabase(holder.databaseUrl);
+    return disconnectDb;
+  }
+  const release = lockDataDir("npm run cli");
+  try {
+    const pg = await startEmbeddedDatabase(dataDir());
+    useDatabase(pg.url);
+    await applyMigrations(pg.url);
+    return async () => {
+      await disconnectDb();
+      await pg.stop();
+      release();
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
