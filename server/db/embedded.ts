@@ -41,7 +41,9 @@ async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
   proc.kill("SIGINT");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+  clearTimeout(timer);
 }
 
 export async function startEmbeddedDatabase(dir: string, log?: (line: string) => void): Promise<EmbeddedDatabase> {

@@ -32,10 +32,12 @@ export async function readBodyBytes(req: Request, limit: number): Promise<Uint8A
 }
 
 export async function readJsonBody(req: Request, limit = env.MAX_JSON_BODY_BYTES): Promise<unknown> {
-  const bytes = await readBodyBytes(req, limit);
-  const text = new TextDecoder().decode(bytes);
+  return parseJson(await readBodyBytes(req, limit));
+}
+
+export function parseJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new GatewayError({
       status: 400,

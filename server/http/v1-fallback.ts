@@ -3,6 +3,8 @@
 // the wrong method 405. The caller is authenticated first, as on every /v1 endpoint.
 import { authenticateBearer } from "../auth/authenticate";
 import { errors, GatewayError } from "../errors";
+import { env } from "../env";
+import { parseJson, readBodyBytes } from "./body";
 import { errorResponse } from "./error-adapter";
 import { newRequestId } from "./respond";
 import { METHODS, methodNotAllowed, type Method, type NextHandler } from "./v1-route";
@@ -48,6 +50,11 @@ function handle(method: Method): NextHandler {
         });
       }
       if (!methods.includes(method)) return methodNotAllowed(method, methods, requestId);
+      // A JSON body is held to the same rules as on served endpoints (size limit, valid JSON).
+      if (!req.headers.get("content-type")?.startsWith("multipart/")) {
+        const bytes = await readBodyBytes(req, env.MAX_JSON_BODY_BYTES);
+        if (bytes.byteLength) parseJson(bytes);
+      }
       throw errors.notImplemented();
     } catch (err) {
       return errorResponse(err, requestId);

@@ -1,0 +1,76 @@
+// Boots a whole gateway for the test run: its own embedded PostgreSQL under .data/test (never
+// the data dir of a running gateway) or, when DATABASE_URL is set, a fresh database created on
+// that server and dropped afterwards; migrations; the built-in node; the Next.js server.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { projectRoot } from "../../server/paths";
+import { freePort } from "../../server/net/free-port";
+import { startStack, type Stack } from "../../scripts/lib/stack";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    demoKey: string;
+    demoWorkspaceId: string;
+  }
+}
+
+async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gateway_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+let stack: Stack | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  const dataDir = path.join(projectRoot, ".data/test");
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  let databaseUrl: string | undefined;
+  if (process.env.DATABASE_URL) {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL);
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
+  }
+  stack = await startStack({
+    dataDir,
+    databaseUrl,
+    port: await freePort(),
+    host: "127.0.0.1",
+    distDir: ".next-test",
+    role: "npm test",
+    stdio: "ignore",
+    log: (line) => process.stdout.write(`[test setup] ${line}\n`),
+  });
+  // Test files run in worker processes that inherit this environment.
+  process.env.DATABASE_URL = stack.databaseUrl;
+  process.env.DATA_DIR = dataDir;
+  project.provide("baseUrl", stack.baseUrl);
+  project.provide("databaseUrl", stack.databaseUrl);
+  project.provide("demoKey", stack.demo!.secret);
+  project.provide("demoWorkspaceId", stack.demo!.workspaceId);
+}
+
+export async function teardown(): Promise<void> {
+  await stack?.stop();
+  await dropDatabase?.();
+}

@@ -1,0 +1,5 @@
+// Runs in every test worker: points server code at the test database.
+import { inject } from "vitest";
+import { useDatabase } from "../../server/db/client";
+
+useDatabase(inject("databaseUrl"));

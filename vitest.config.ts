@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    globalSetup: ["tests/setup/global.ts"],
+    setupFiles: ["tests/setup/worker.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // API tests share one gateway; files run in parallel on the 2 cores.
+    pool: "forks",
+    maxWorkers: 2,
+    reporters: ["default"],
+  },
+  resolve: { alias: { "@": new URL("./", import.meta.url).pathname } },
+});
