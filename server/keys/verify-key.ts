@@ -9,6 +9,7 @@ import { LRUCache } from "lru-cache";
 import { db } from "../db/client";
 import { Channel, listen } from "../db/notify";
 import { env } from "../env";
+import { keyCacheStats } from "./key-cache-stats";
 import { hashKey, isWellFormedKey } from "./key-secret";
 
 type KeyRecord = { id: string; workspaceId: string; expiresAt: number | null; revokedAt: number | null };
@@ -36,6 +37,7 @@ function subscribe(): void {
 function load(hash: string): Promise<Entry> {
   let pending = loading.get(hash);
   if (!pending) {
+    keyCacheStats.databaseLoads += 1;
     pending = db.apiKey
       .findUnique({ where: { hash }, select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true } })
       .then((row) => {
