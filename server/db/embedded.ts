@@ -37,7 +37,11 @@ async function stopOrphanPostmaster(clusterDir: string): Promise<void> {
  * happened.
  */
 async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
-  const proc = (pg as unknown as { process?: import("node:child_process").ChildProcess }).process;
+  const handle = pg as unknown as { process?: import("node:child_process").ChildProcess };
+  const proc = handle.process;
+  // Forgetting the process also makes the library's own exit hook a no-op: it would otherwise
+  // wait 10 s at exit for an exit event that already happened.
+  handle.process = undefined;
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
   proc.kill("SIGINT");

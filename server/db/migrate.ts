@@ -2,7 +2,7 @@
 import { openSchemaEngine, readMigrationList } from "./schema-engine";
 
 export async function applyMigrations(url: string): Promise<string[]> {
-  const engine = await openSchemaEngine(url);
+  const { engine, close } = await openSchemaEngine(url);
   try {
     const out = await engine.applyMigrations({
       migrationsList: await readMigrationList(),
@@ -10,6 +10,6 @@ export async function applyMigrations(url: string): Promise<string[]> {
     });
     return out.appliedMigrationNames;
   } finally {
-    engine.free();
+    await close();
   }
 }

@@ -1,7 +1,6 @@
 // Loads Prisma's WebAssembly schema engine (the same engine `prisma migrate` uses) and binds it
 // to a pg driver adapter, so migrations need no native engine binary on the machine.
 import { readFile, readdir } from "node:fs/promises";
-import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -15,9 +14,19 @@ let loaded: Promise<void> | undefined;
 
 function loadWasm(): Promise<void> {
   loaded ??= (async () => {
+    // The engine reports a Rust panic's message through this global before throwing.
+    (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= {
+      set_message: (message: string) => process.stderr.write(`schema engine panic: ${message}\n`),
+    };
     const pkg = path.dirname(require.resolve("@prisma/schema-engine-wasm"));
     const bytes = await readFile(path.join(pkg, "schema_engine_bg.wasm"));
-    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
+    // The engine's internal timers must not keep a finished process alive.
+    const imports: Record<string, unknown> = { ...bg };
+    for (const name of Object.keys(bg).filter((n) => n.startsWith("__wbg_setTimeout_"))) {
+      const original = (bg as unknown as Record<string, (f: () => void, ms: number) => NodeJS.Timeout>)[name]!;
+      imports[name] = (f: () => void, ms: number) => original(f, ms).unref();
+    }
+    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": imports as WebAssembly.ModuleImports });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   })();
@@ -25,62 +34,44 @@ function loadWasm(): Promise<void> {
 }
 
 
-type Queryable = { performIO: (q: unknown) => Promise<{ fields: { dataTypeID: number }[] }> };
-const PG_CHAR = 18;
-const PG_BPCHAR = 1042;
-
-/**
- * Schema description reads catalog columns of PostgreSQL's internal `"char"` type, which the
- * pg adapter cannot map; they are read as `character` instead.
- */
-function readCharAsCharacter<T extends object>(adapter: T): T {
-  const q = adapter as unknown as Queryable;
-  const performIO = q.performIO.bind(adapter);
-  q.performIO = async (query) => {
-    const result = await performIO(query);
-    for (const field of result.fields) if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_BPCHAR;
-    return result;
-  };
-  return adapter;
-}
-
-/**
- * PrismaPg's own shadow-database helper drops the database while its pool is still connected;
- * this one disconnects first and drops WITH (FORCE).
- */
-function withShadowDatabase(connectionString: string) {
+/** A pg adapter factory that remembers the pools it opened, so they can all be ended. */
+function trackedAdapter(connectionString: string, opened: { dispose: () => Promise<void> }[]) {
   const base = new PrismaPg({ connectionString });
   return {
     provider: base.provider as typeof base.provider,
     adapterName: base.adapterName,
-    connect: async () => readCharAsCharacter(await base.connect()),
+    connect: async () => {
+      const adapter = await base.connect();
+      opened.push(adapter);
+      return adapter;
+    },
     connectToShadowDb: async () => {
-      const admin = await base.connect();
-      const name = `gateway_shadow_${randomUUID().replace(/-/g, "")}`;
-      await admin.executeScript(`CREATE DATABASE "${name}"`);
-      const url = new URL(connectionString);
-      url.pathname = `/${name}`;
-      const shadow = readCharAsCharacter(await new PrismaPg({ connectionString: url.toString() }).connect());
-      const dispose = shadow.dispose.bind(shadow);
-      return Object.assign(shadow, {
-        dispose: async () => {
-          await dispose();
-          await admin.executeScript(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-          await admin.dispose();
-        },
-      });
+      const adapter = await base.connectToShadowDb();
+      opened.push(adapter);
+      return adapter;
     },
   };
 }
 
-export async function openSchemaEngine(connectionString: string): Promise<SchemaEngine> {
+export type OpenEngine = { engine: SchemaEngine; close: () => Promise<void> };
+
+/** The engine and a close() that frees it and ends the connection pools it opened. */
+export async function openSchemaEngine(connectionString: string): Promise<OpenEngine> {
   await loadWasm();
   const schema = await readFile(schemaPath, "utf8");
-  const adapter = bindMigrationAwareSqlAdapterFactory(withShadowDatabase(connectionString));
+  const opened: { dispose: () => Promise<void> }[] = [];
+  const adapter = bindMigrationAwareSqlAdapterFactory(trackedAdapter(connectionString, opened));
   const log = (message: string) => {
     if (process.env.SCHEMA_ENGINE_DEBUG) process.stderr.write(`[schema-engine] ${message}\n`);
   };
-  return bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, log, adapter) as Promise<SchemaEngine>;
+  const engine = (await bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, log, adapter)) as SchemaEngine;
+  return {
+    engine,
+    close: async () => {
+      engine.free();
+      await Promise.all(opened.map((a) => a.dispose().catch(() => undefined)));
+    },
+  };
 }
 
 /** The committed migrations folder in the shape the engine expects. */
