@@ -27,7 +27,7 @@ try {
     databaseUrl: env.DATABASE_URL,
     port: env.PORT,
     host: env.HOST,
-    distDir: ".next",
+    distDir: env.NEXT_DIST_DIR,
     role: "npm start",
     log,
   });

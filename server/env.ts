@@ -30,6 +30,8 @@ export const EnvSchema = z.object({
   HEALTH_CHECK_TIMEOUT_MS: int(3000),
   /** Credits (USD) of the demo workspace created on the first start. */
   DEMO_CREDITS: z.string().regex(/^\d+(\.\d+)?$/).default("25"),
+  /** Folder of the Next.js build used by `npm start`. */
+  NEXT_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -60,7 +60,7 @@ export function lockDataDir(role: string, dir = dataDir()): () => void {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const pid = Number(readFileSync(lockFile, "utf8"));
       if (pid && alive(pid)) {
-        const holder = currentHolder(dir) ?? { pid, role: "another process", databaseUrl: "", startedAt: "?" };
+        const holder = currentHolder(dir) ?? { pid, role: "a gateway that is still starting", databaseUrl: "", startedAt: "just now" };
         throw new DataDirBusyError(dir, holder);
       }
       rmSync(lockFile, { force: true });

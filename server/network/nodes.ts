@@ -15,8 +15,7 @@ export const ZAddNodeInput = z.object({
   name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, "letters, digits, '.', '_' and '-' only"),
   url: z
     .string()
-    .url("must be an http(s) URL such as http://127.0.0.1:8000/v1")
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL such as http://127.0.0.1:8000/v1")
     .transform((u) => u.replace(/\/+$/, "")),
   apiKey: z.string().min(1).optional(),
   city: z.string().trim().min(1).max(100),

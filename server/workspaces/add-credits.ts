@@ -8,11 +8,11 @@ import { toWorkspaceView, type WorkspaceView } from "./workspace-view";
 export const ZCreditAmount = z
   .string()
   .regex(DECIMAL_STRING, "must be a non-negative decimal amount in USD, such as 25 or 0.5")
-  .refine((v) => money(v).decimalPlaces() <= 18, "at most 18 decimal places");
+  .refine((v) => !DECIMAL_STRING.test(v) || money(v).decimalPlaces() <= 18, "at most 18 decimal places");
 
 export const ZAddCreditsInput = z.object({
   workspaceId: z.string().min(1),
-  amount: ZCreditAmount.refine((v) => money(v).gt(0), "must be greater than zero"),
+  amount: ZCreditAmount.refine((v) => !DECIMAL_STRING.test(v) || money(v).gt(0), "must be greater than zero"),
   note: z.string().max(500).optional(),
   createdById: z.string().optional(),
 });
