@@ -1,6 +1,5 @@
 // Child processes of `npm start` and of the test harness, and waiting for them to be ready.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { projectRoot } from "../../server/paths";
 import { nextBin } from "./build";
@@ -33,8 +32,8 @@ export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000)
 type Stdio = "inherit" | "ignore" | "pipe";
 
 export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inherit"): Child {
-  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-  const proc = spawn(process.execPath, [tsx, path.join(projectRoot, "local-node/main.ts")], {
+  // `--import tsx` keeps it one process, so signals reach the node itself.
+  const proc = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "local-node/main.ts")], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
     env: { ...process.env, LOCAL_NODE_PORT: String(port), LOCAL_NODE_API_KEY: apiKey },

@@ -11,7 +11,7 @@ import { stopListening } from "../../server/db/notify";
 import { env } from "../../server/env";
 import { checkAllNodes } from "../../server/network/health-check";
 import { registerNode } from "../../server/network/register-node";
-import { localSecret } from "../../server/network/secret-box";
+import { localSecret, useSecret } from "../../server/network/secret-box";
 import { freePort } from "../../server/net/free-port";
 import { ensureDemoWorkspace } from "../../server/workspaces/demo-workspace";
 import { ensureBuilt } from "./build";
@@ -32,6 +32,7 @@ export type Stack = {
   baseUrl: string;
   databaseUrl: string;
   localNodeUrl: string | null;
+  secret: string;
   demo: { workspaceId: string; secret: string } | null;
   /** Resolves when a child process exits on its own (a crash). */
   crashed: Promise<string>;
@@ -57,6 +58,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     release();
   };
   try {
+    // One secret for every process of this gateway: they all seal and open node keys.
+    const secret = env.GATEWAY_SECRET ?? localSecret(opts.dataDir);
+    useSecret(secret);
     ensureBuilt(opts.distDir, opts.log);
     if (!opts.databaseUrl) {
       opts.log(`Starting the embedded PostgreSQL in ${path.join(opts.dataDir, "pg")}`);
@@ -87,7 +91,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: opts.port,
         host: opts.host,
         distDir: opts.distDir,
-        env: { DATABASE_URL: databaseUrl, GATEWAY_SECRET: env.GATEWAY_SECRET ?? localSecret(), DATA_DIR: opts.dataDir },
+        env: { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir },
       },
       opts.stdio,
     );
@@ -95,7 +99,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const baseUrl = `http://127.0.0.1:${opts.port}`;
     await waitForHttp(`${baseUrl}/health`, gateway);
     const crashed = Promise.race(children.map((c) => c.exited.then((code) => `${c.name} exited (code ${code})`)));
-    return { baseUrl, databaseUrl, localNodeUrl, demo, crashed, stop };
+    return { baseUrl, databaseUrl, localNodeUrl, demo, secret, crashed, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

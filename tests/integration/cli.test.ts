@@ -1,15 +1,13 @@
 // The admin CLI, run as a real process against the test database (DATABASE_URL).
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { db } from "../../server/db/client";
 
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [tsx, "scripts/cli.ts", ...args], {
+    const proc = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
       env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
     });
     let stdout = "";

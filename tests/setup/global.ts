@@ -64,6 +64,7 @@ export async function setup(project: TestProject): Promise<void> {
   // Test files run in worker processes that inherit this environment.
   process.env.DATABASE_URL = stack.databaseUrl;
   process.env.DATA_DIR = dataDir;
+  process.env.GATEWAY_SECRET = stack.secret;
   project.provide("baseUrl", stack.baseUrl);
   project.provide("databaseUrl", stack.databaseUrl);
   project.provide("demoKey", stack.demo!.secret);

@@ -1,0 +1,93 @@
+// Network status is computed from the nodes that passed their last health check.
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { db } from "../../server/db/client";
+import { freePort } from "../../server/net/free-port";
+import { checkAllNodes } from "../../server/network/health-check";
+import { addNode, removeNode } from "../../server/network/nodes";
+import { open } from "../../server/network/secret-box";
+import { raw } from "../helpers";
+
+const UPSTREAM_KEY = "sk-upstream-tokyo-very-secret";
+let upstream: Server;
+let upstreamUrl: string;
+const added: string[] = [];
+
+beforeAll(async () => {
+  // A stand-in OpenAI-compatible server that requires its own key.
+  upstream = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${UPSTREAM_KEY}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ object: "list", data: [{ id: "local-chat-sim", object: "model" }, { id: "upstream-only", object: "model" }] }));
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => upstream.listen(port, "127.0.0.1", r));
+  upstreamUrl = `http://127.0.0.1:${port}/v1`;
+});
+
+afterAll(async () => {
+  for (const id of added) await removeNode(id).catch(() => undefined);
+  await new Promise((r) => upstream.close(r));
+});
+
+async function status() {
+  const res = await raw("/v1/network/status", { key: inject("demoKey") });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe("GET /v1/network/status", () => {
+  it("has the shape of part 2.10 and counts the built-in node's region", async () => {
+    const s = await status();
+    expect(s).toEqual({
+      nodesOnline: expect.any(Number),
+      regions: expect.any(Array),
+      modelsAvailable: expect.any(Number),
+      capabilities: expect.any(Object),
+      legal: { geoip: "disabled" },
+    });
+    expect(s.nodesOnline).toBeGreaterThanOrEqual(1);
+    expect(s.regions).toContainEqual({ city: "Frankfurt", country: "DE", nodes: 1, updatedAt: expect.any(String) });
+    for (const r of s.regions) expect(new Date(r.updatedAt).toISOString()).toBe(r.updatedAt);
+    expect(s.modelsAvailable).toBe(6);
+    for (const type of ["chat", "embedding", "speech", "transcription", "image", "video"]) expect(s.capabilities[type]).toBe(1);
+    expect(s.capabilities.tools).toBe(1);
+    expect(s.capabilities.json_mode).toBe(1);
+  });
+
+  it("counts a node once it passed its health check, and never one that failed it", async () => {
+    const before = await status();
+    const online = await addNode({ name: "tokyo-1", url: upstreamUrl, apiKey: UPSTREAM_KEY, city: "Tokyo", country: "JP" });
+    added.push(online.node.id);
+    const closedPort = await freePort();
+    const offline = await addNode({ name: "lima-1", url: `http://127.0.0.1:${closedPort}/v1`, city: "Lima", country: "PE" });
+    added.push(offline.node.id);
+
+    // discovery linked the catalog model the upstream serves, and ignored the unknown one
+    expect(online.node.models).toEqual([{ model: "local-chat-sim", upstreamModel: "local-chat-sim" }]);
+    // before any health check neither counts
+    expect((await status()).nodesOnline).toBe(before.nodesOnline);
+
+    await checkAllNodes();
+    const tokyo = await db.node.findUniqueOrThrow({ where: { id: online.node.id } });
+    expect(tokyo).toMatchObject({ status: "online", lastError: null });
+    const after = await status();
+    expect(after.nodesOnline).toBe(before.nodesOnline + 1);
+    expect(after.regions).toContainEqual({ city: "Tokyo", country: "JP", nodes: 1, updatedAt: expect.any(String) });
+    expect(after.regions.find((r: { city: string }) => r.city === "Lima")).toBeUndefined();
+    const lima = await db.node.findUniqueOrThrow({ where: { id: offline.node.id } });
+    expect(lima.status).toBe("offline");
+    expect(lima.lastError).toBe("connection failed");
+  });
+
+  it("keeps upstream keys encrypted at rest and out of every answer", async () => {
+    const row = await db.node.findUniqueOrThrow({ where: { name: "tokyo-1" } });
+    expect(row.apiKeyEncrypted).not.toContain(UPSTREAM_KEY);
+    expect(open(row.apiKeyEncrypted!)).toBe(UPSTREAM_KEY);
+    expect(JSON.stringify(await status())).not.toContain(UPSTREAM_KEY);
+  });
+});

@@ -1,0 +1,89 @@
+// `npm start` on its embedded defaults: first start seeds and prints the demo key once, a second
+// start on the same data dir is refused, SIGTERM stops every process, a restart reuses the data.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../server/net/free-port";
+import { projectRoot } from "../../server/paths";
+
+const dataDir = path.join(projectRoot, ".data/test-start");
+const running: ChildProcess[] = [];
+
+type Started = { proc: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+function start(port: number): Started {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NEXT_DIST_DIR: ".next-test" };
+  delete env.DATABASE_URL; // the embedded default
+  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: projectRoot, env });
+  running.push(proc);
+  let out = "";
+  proc.stdout!.on("data", (d) => (out += d));
+  proc.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.on("exit", (code) => r(code)));
+  return { proc, output: () => out, exited };
+}
+
+async function ready(s: Started, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!s.output().includes("Gateway ready")) {
+    if (s.proc.exitCode !== null) throw new Error(`start exited early:\n${s.output()}`);
+    if (Date.now() > deadline) throw new Error(`start not ready:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(() => {
+  for (const p of running) if (p.exitCode === null) p.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm start", () => {
+  it("starts on embedded defaults, refuses a second start, stops everything on SIGTERM, and restarts on the same data", async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    const port = await freePort();
+    const first = start(port);
+    await ready(first);
+    const key = first.output().match(/sk-gw-[0-9A-Za-z]{40}/)?.[0];
+    expect(key, first.output()).toBeDefined();
+    expect(first.output().match(/sk-gw-[0-9A-Za-z]{40}/g)!.length).toBeGreaterThanOrEqual(1);
+    const models = await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(models.status).toBe(200);
+    expect((await models.json()).data.length).toBe(6);
+
+    // a second start on the same data dir: a clear error, and the first keeps serving
+    const second = start(await freePort());
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toMatch(/already in use by npm start \(pid \d+/);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+
+    // SIGTERM stops the gateway, the built-in node and PostgreSQL
+    const postmaster = Number(readFileSync(path.join(dataDir, "pg/postmaster.pid"), "utf8").split("\n")[0]);
+    const localNodeUrl = first.output().match(/local-node listening on (http:\/\/[\d.:]+)/)![1];
+    expect(alive(postmaster)).toBe(true);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(alive(postmaster)).toBe(false);
+    expect(existsSync(path.join(dataDir, "pg/postmaster.pid"))).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    await expect(fetch(`${localNodeUrl}/health`)).rejects.toThrow();
+
+    // a restart reuses the data: no new demo key, the old one still works
+    const third = start(port);
+    await ready(third);
+    expect(third.output()).not.toMatch(/sk-gw-/);
+    const again = await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).toBe(200);
+    third.proc.kill("SIGINT");
+    expect(await third.exited).toBe(0);
+  }, 180_000);
+});
