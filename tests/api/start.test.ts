@@ -1,13 +1,16 @@
 // `npm start` on its embedded defaults: first start seeds and prints the demo key once, a second
 // start on the same data dir is refused, SIGTERM stops every process, a restart reuses the data.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../server/net/free-port";
 import { projectRoot } from "../../server/paths";
 
-const dataDir = path.join(projectRoot, ".data/test-start");
+const scratch = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
+chmodSync(scratch, 0o755);
+const dataDir = path.join(scratch, "data");
 const running: ChildProcess[] = [];
 
 type Started = { proc: ChildProcess; output: () => string; exited: Promise<number | null> };
@@ -44,7 +47,7 @@ function alive(pid: number): boolean {
 
 afterAll(() => {
   for (const p of running) if (p.exitCode === null) p.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("npm start", () => {

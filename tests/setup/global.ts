@@ -1,12 +1,12 @@
-// Boots a whole gateway for the test run: its own embedded PostgreSQL under .data/test (never
+// Boots a whole gateway for the test run: its own embedded PostgreSQL in a temp folder (never
 // the data dir of a running gateway) or, when DATABASE_URL is set, a fresh database created on
 // that server and dropped afterwards; migrations; the built-in node; the Next.js server.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { projectRoot } from "../../server/paths";
 import { freePort } from "../../server/net/free-port";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 
@@ -39,12 +39,13 @@ async function createScratchDatabase(serverUrl: string): Promise<{ url: string; 
 }
 
 let stack: Stack | undefined;
+let dataDir: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  const dataDir = path.join(projectRoot, ".data/test");
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  // A throwaway data dir under the system temp folder, which the `postgres` user can always
+  // reach (the project may live under a folder only root can enter).
+  dataDir = mkdtempSync(path.join(tmpdir(), "gateway-test-"));
   let databaseUrl: string | undefined;
   if (process.env.DATABASE_URL) {
     const scratch = await createScratchDatabase(process.env.DATABASE_URL);
@@ -74,4 +75,5 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await stack?.stop();
   await dropDatabase?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
