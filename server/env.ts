@@ -32,7 +32,6 @@ export const EnvSchema = z.object({
   DEMO_CREDITS: z.string().regex(/^\d+(\.\d+)?$/).default("25"),
   /** Folder of the Next.js build used by `npm start`. */
   NEXT_DIST_DIR: z.string().default(".next"),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
