@@ -49,14 +49,23 @@ function connect(): Promise<pg.Client> {
   return state.gatewayListenClient;
 }
 
+let queue: Promise<unknown> = Promise.resolve();
+
 /** Subscribes to a channel; the handler also receives "*" after a reconnect. */
 export async function listen(channel: ChannelName, handler: Handler): Promise<void> {
   let handlers = listeners.get(channel);
   if (!handlers) {
     handlers = new Set();
     listeners.set(channel, handlers);
-    const client = await connect();
-    await client.query(`LISTEN ${channel}`);
+    // One query at a time on the listening connection.
+    const run = queue.then(async () => (await connect()).query(`LISTEN ${channel}`));
+    queue = run.catch(() => undefined);
+    try {
+      await run;
+    } catch (err) {
+      listeners.delete(channel); // so that a later call subscribes again
+      throw err;
+    }
   }
   handlers.add(handler);
 }
