@@ -28,6 +28,15 @@ export const EnvSchema = z.object({
   /** How often nodes are health-checked (ms), and the timeout of one check. */
   HEALTH_CHECK_INTERVAL_MS: int(10_000),
   HEALTH_CHECK_TIMEOUT_MS: int(3000),
+  /** Upstream timeouts (ms): TCP connect, response headers (first byte), silence between body chunks. */
+  UPSTREAM_CONNECT_TIMEOUT_MS: int(5000),
+  UPSTREAM_FIRST_BYTE_TIMEOUT_MS: int(60_000),
+  UPSTREAM_IDLE_TIMEOUT_MS: int(60_000),
+  /** After a streaming client disconnects, the node's stream is still read (and billed) for at most this long. */
+  STREAM_DRAIN_TIMEOUT_MS: int(120_000),
+  /** Circuit breaker: consecutive failures that take a node out of rotation, and for how long at least. */
+  BREAKER_FAILURES: int(3),
+  BREAKER_COOLDOWN_MS: int(30_000),
   /** Credits (USD) of the demo workspace created on the first start. */
   DEMO_CREDITS: z.string().regex(/^\d+(\.\d+)?$/).default("25"),
   /** Folder of the Next.js build used by `npm start`. */

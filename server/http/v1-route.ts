@@ -8,6 +8,7 @@ import { createCaller, type Caller } from "../trpc/root";
 import { readJsonBody } from "./body";
 import { errorResponse } from "./error-adapter";
 import { jsonResponse, newRequestId } from "./respond";
+import { sseResponse } from "./sse";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -24,7 +25,7 @@ export type HandlerContext = {
   /** The JSON body, read with the size limit; malformed JSON is a 400. */
   json: () => Promise<unknown>;
 };
-/** A handler returns data to send as JSON (200), or a ready Response (streams, files, status). */
+/** A handler returns data to send as JSON (200), an async iterable of SSE payloads, or a ready Response. */
 export type Handler = (ctx: HandlerContext) => Promise<unknown>;
 export type RouteOptions = { auth?: "api_key" | "none" };
 
@@ -39,6 +40,10 @@ export function methodNotAllowed(method: string, allowed: string[], requestId: s
   );
   res.headers.set("allow", allowed.join(", "));
   return res;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 }
 
 function serve(handler: Handler, options: RouteOptions): NextHandler {
@@ -58,6 +63,7 @@ function serve(handler: Handler, options: RouteOptions): NextHandler {
         result.headers.set("x-request-id", requestId);
         return result;
       }
+      if (isAsyncIterable(result)) return sseResponse(result, requestId);
       return jsonResponse(result, requestId);
     } catch (err) {
       return errorResponse(err, requestId);

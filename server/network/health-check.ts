@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { Channel, notify } from "../db/notify";
 import { env } from "../env";
 import { listUpstreamModels } from "../providers/openai-compatible/list-models";
+import { healthCheckPassed } from "./breaker";
 import { open } from "./secret-box";
 
 type CheckedNode = { id: string; baseUrl: string; apiKeyEncrypted: string | null; status: string };
@@ -16,6 +17,8 @@ export async function checkNode(node: CheckedNode): Promise<boolean> {
     error = (err as Error).message;
   }
   const status = error ? "offline" : "online";
+  // A passed check brings a node whose breaker opened back into rotation.
+  if (!error) healthCheckPassed(node.id);
   await db.$transaction(async (tx) => {
     await tx.node.update({
       where: { id: node.id },

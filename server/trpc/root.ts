@@ -1,9 +1,11 @@
 import { createCallerFactory, router, type Context } from "./init";
+import { chatRouter } from "./routers/chat";
 import { healthRouter } from "./routers/health";
 import { modelsRouter } from "./routers/models";
 import { networkRouter } from "./routers/network";
 
 export const appRouter = router({
+  chat: chatRouter,
   health: healthRouter,
   models: modelsRouter,
   network: networkRouter,

@@ -1,0 +1,59 @@
+// Server-sent events: each payload is written as `data: <payload>` the moment it is produced,
+// then exactly one `data: [DONE]`. A failure after the stream started becomes a frame holding
+// the error object, then `data: [DONE]`. When the client goes away, the producer is still run to
+// its end (it finishes reading the node and bills), bounded by STREAM_DRAIN_TIMEOUT_MS.
+import { env } from "../env";
+import { GatewayError } from "../errors";
+import { errorBody, toGatewayError } from "./error-adapter";
+
+const encoder = new TextEncoder();
+const DONE = encoder.encode("data: [DONE]\n\n");
+
+function drain(iterator: AsyncIterator<string>, requestId: string): void {
+  const deadline = Date.now() + env.STREAM_DRAIN_TIMEOUT_MS;
+  void (async () => {
+    try {
+      while (Date.now() < deadline && !(await iterator.next()).done);
+      if (Date.now() >= deadline) await iterator.return?.();
+    } catch (err) {
+      if (!(err instanceof GatewayError)) console.error(`[${requestId}] stream failed after the client left:`, err);
+    }
+  })();
+}
+
+export function sseResponse(payloads: AsyncIterable<string>, requestId: string): Response {
+  const iterator = payloads[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (done) {
+          controller.enqueue(DONE);
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(`data: ${value}\n\n`));
+      } catch (err) {
+        const known = toGatewayError(err);
+        if (!known) console.error(`[${requestId}] stream failed:`, err);
+        const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(errorBody(failure))}\n\n`));
+        controller.enqueue(DONE);
+        controller.close();
+      }
+    },
+    cancel() {
+      drain(iterator, requestId);
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+      connection: "keep-alive",
+      "x-request-id": requestId,
+    },
+  });
+}

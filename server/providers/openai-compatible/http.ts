@@ -1,0 +1,82 @@
+// HTTP to OpenAI-compatible nodes: one keep-alive undici pool per node origin, with connect,
+// first-byte and idle timeouts. Failures are classified so the router knows what may be retried.
+import { Pool, type Dispatcher } from "undici";
+import { env } from "../../env";
+import { authHeaders } from "./list-models";
+
+export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
+export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
+
+/** Why a node call failed. `beforeOutput` failures may be retried on another node. */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: "connect" | "timeout" | "status" | "protocol",
+    message: string,
+    readonly status?: number,
+    readonly body?: unknown,
+    readonly retryAfter?: string,
+  ) {
+    super(message);
+  }
+
+  /** A connect error, a timeout to first byte, a 429 or a 5xx: another node may do better. */
+  get retryable(): boolean {
+    return this.kind === "connect" || this.kind === "timeout" || this.status === 429 || (this.status ?? 0) >= 500;
+  }
+}
+
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string): Pool {
+  let pool = pools.get(origin);
+  if (!pool) {
+    pool = new Pool(origin, {
+      connections: 256,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: env.UPSTREAM_CONNECT_TIMEOUT_MS },
+    });
+    pools.set(origin, pool);
+  }
+  return pool;
+}
+
+function classify(err: unknown): UpstreamFailure {
+  const code = (err as { code?: string }).code ?? "";
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return new UpstreamFailure("timeout", "the node timed out");
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return new UpstreamFailure("timeout", "connecting to the node timed out");
+  return new UpstreamFailure("connect", "could not reach the node");
+}
+
+/** POSTs a JSON body; resolves once the node's status and headers arrived (its first byte). */
+export async function postJson(target: UpstreamTarget, path: string, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+  const url = new URL(`${target.baseUrl}${path}`);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await poolFor(url.origin).request({
+      method: "POST",
+      path: url.pathname + url.search,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...authHeaders(target.apiKey) },
+      body,
+      signal,
+      headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      bodyTimeout: env.UPSTREAM_IDLE_TIMEOUT_MS,
+    });
+  } catch (err) {
+    throw classify(err);
+  }
+  if (res.statusCode >= 400) {
+    const text = await res.body.text().catch(() => "");
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep null
+    }
+    const retryAfter = res.headers["retry-after"];
+    throw new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, typeof retryAfter === "string" ? retryAfter : undefined);
+  }
+  return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+export { classify as classifyUpstreamError };

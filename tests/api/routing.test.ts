@@ -1,0 +1,167 @@
+// Routing over nodes, failover, the circuit breaker, streaming failures, client disconnects and
+// billing exactness, with stand-in nodes that misbehave on cue. Each test model here exists
+// only for this file, so no other test is routed to these nodes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { cardToRow } from "../../server/catalog/model-row";
+import { db } from "../../server/db/client";
+import { Channel, notify } from "../../server/db/notify";
+import { checkAllNodes } from "../../server/network/health-check";
+import { addNode, removeNode } from "../../server/network/nodes";
+import { formatMoney, money } from "../../server/money";
+import { startFakeUpstream, FAKE_USAGE, type FakeUpstream } from "../fakes/upstream";
+import { newWorkspace, until } from "../helpers";
+
+const FAILOVER_MODEL = "test-failover-chat";
+const FAKE_MODEL = "test-fake-chat";
+let flaky: FakeUpstream;
+let steady: FakeUpstream;
+const nodeIds: string[] = [];
+
+function card(id: string) {
+  return {
+    id,
+    display_name: id,
+    owned_by: "tests",
+    provider: "tests",
+    type: "chat" as const,
+    context_length: 8192,
+    max_output_tokens: 1024,
+    knowledge_cutoff: "2025-01",
+    deprecated: false,
+    capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: true, reasoning: false, streaming: true, structured_output: false, tools: true },
+    pricing: {
+      input_per_1m: "0.3",
+      cache_read_per_1m: "0.1",
+      output_per_1m: "1.7",
+      reasoning_per_1m: "1.7",
+      per_1m_chars: "0",
+      per_audio_second: "0",
+      per_image: "0",
+      per_video_second: "0",
+      pricing_status: "active",
+    },
+  };
+}
+
+beforeAll(async () => {
+  await db.model.create({ data: cardToRow(card(FAILOVER_MODEL)) });
+  await db.model.create({ data: cardToRow(card(FAKE_MODEL)) });
+  flaky = await startFakeUpstream(FAILOVER_MODEL);
+  steady = await startFakeUpstream(FAKE_MODEL);
+  // The flaky node has the larger weight, so it is always tried first.
+  nodeIds.push((await addNode({ name: "flaky", url: flaky.url, city: "Madrid", country: "ES", weight: 100 })).node.id);
+  nodeIds.push((await addNode({ name: "steady", url: steady.url, city: "Madrid", country: "ES" })).node.id);
+  // The built-in node also serves the failover model, under its own name.
+  const local = await db.node.findUniqueOrThrow({ where: { name: "local" } });
+  await db.nodeModel.create({ data: { nodeId: local.id, modelId: FAILOVER_MODEL, upstreamModel: "local-chat-sim" } });
+  await checkAllNodes();
+  await notify(db, Channel.catalogChanged);
+  await notify(db, Channel.nodesChanged);
+});
+
+afterAll(async () => {
+  for (const id of nodeIds) await removeNode(id).catch(() => undefined);
+  await db.model.deleteMany({ where: { id: { in: [FAILOVER_MODEL, FAKE_MODEL] } } });
+  await flaky?.close();
+  await steady?.close();
+});
+
+const expectedCost = (u: typeof FAKE_USAGE) => formatMoney(money("0.3").times(u.prompt_tokens).plus(money("1.7").times(u.completion_tokens)).dividedBy(1_000_000));
+
+describe("routing", () => {
+  it("a node failing before any output is retried once on another node; the model id is the gateway's", async () => {
+    flaky.mode = "fail";
+    const { openai } = await newWorkspace();
+    const before = flaky.calls;
+    const completion = await openai.chat.completions.create({ model: FAILOVER_MODEL, messages: [{ role: "user", content: "hello" }] });
+    expect(flaky.calls).toBe(before + 1);
+    expect(completion.model).toBe(FAILOVER_MODEL);
+    expect(completion.choices[0]!.message.content).toBeTruthy();
+  });
+
+  it("a node that keeps failing is taken out of rotation, and checked back in once healthy", async () => {
+    flaky.mode = "fail";
+    const { openai } = await newWorkspace();
+    const call = () => openai.chat.completions.create({ model: FAILOVER_MODEL, messages: [{ role: "user", content: "hi" }] });
+    for (let i = 0; i < 3; i++) await call();
+    const atOpen = flaky.calls;
+    for (let i = 0; i < 5; i++) await call();
+    expect(flaky.calls).toBe(atOpen); // breaker open: not even tried
+    flaky.mode = "ok";
+    const back = await until(async () => (await call(), flaky.calls), (n) => n > atOpen, 10_000);
+    expect(back.value).toBeGreaterThan(atOpen);
+  });
+
+  it("bills exactly what the node reported, once, with the request id as the event id", async () => {
+    const { openai, workspace } = await newWorkspace("1");
+    const { data, response } = await openai.chat.completions.create({ model: FAKE_MODEL, messages: [{ role: "user", content: "x" }] }).withResponse();
+    expect(data.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } });
+    const requestId = response.headers.get("x-request-id")!;
+    const event = await db.usageEvent.findUniqueOrThrow({ where: { id: requestId } });
+    expect(formatMoney(event.cost)).toBe(expectedCost(FAKE_USAGE));
+    const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+    expect(formatMoney(ws.balance)).toBe(formatMoney(money(1).minus(expectedCost(FAKE_USAGE))));
+  });
+
+  it("200 concurrent calls: the summed usage costs equal the balance drop exactly", async () => {
+    const { openai, workspace } = await newWorkspace("5");
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 2
+          ? openai.chat.completions.create({ model: FAKE_MODEL, messages: [{ role: "user", content: `n${i}` }] })
+          : openai.chat.completions.create({ model: FAKE_MODEL, messages: [{ role: "user", content: `s${i}` }], stream: true }).then(async (s) => {
+              for await (const _ of s);
+            }),
+      ),
+    );
+    expect(results).toHaveLength(200);
+    const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
+    expect(events).toHaveLength(200);
+    const sum = events.reduce((acc, e) => acc.plus(money(e.cost)), money(0));
+    const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+    expect(formatMoney(money(5).minus(ws.balance))).toBe(formatMoney(sum));
+    expect(formatMoney(sum)).toBe(formatMoney(money(expectedCost(FAKE_USAGE)).times(200)));
+  });
+
+  it("a stream that breaks off mid-way ends with an error frame, then [DONE], and costs nothing", async () => {
+    steady.mode = "break-stream";
+    const { secret, workspace } = await newWorkspace("1");
+    const res = await fetch(`${inject("baseUrl")}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: FAKE_MODEL, messages: [{ role: "user", content: "x" }], stream: true }),
+    });
+    steady.mode = "ok";
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const frames = text.split("\n\n").filter(Boolean);
+    expect(frames.at(-1)).toBe("data: [DONE]");
+    const error = JSON.parse(frames.at(-2)!.slice(6));
+    expect(error.error).toMatchObject({ code: "upstream_error", type: "server_error" });
+    expect(text.match(/data: \[DONE\]/g)).toHaveLength(1);
+    expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
+  });
+
+  it("a client that disconnects mid-stream is still billed for what the node produced", async () => {
+    steady.mode = "slow-stream";
+    const { secret, workspace } = await newWorkspace("1");
+    const controller = new AbortController();
+    const res = await fetch(`${inject("baseUrl")}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: FAKE_MODEL, messages: [{ role: "user", content: "x" }], stream: true }),
+      signal: controller.signal,
+    });
+    const requestId = res.headers.get("x-request-id")!;
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    const event = await until(() => db.usageEvent.findUnique({ where: { id: requestId } }), (e) => e !== null, 10_000);
+    steady.mode = "ok";
+    expect(event.value).not.toBeNull();
+    expect(event.value!.outputTokens).toBe(20);
+    const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+    expect(formatMoney(ws.balance)).toBe(formatMoney(money(1).minus(expectedCost(FAKE_USAGE))));
+  });
+});

@@ -1,0 +1,65 @@
+// A stand-in OpenAI-compatible node for tests that need a node to misbehave on cue.
+import { createServer, type Server } from "node:http";
+import { freePort } from "../../server/net/free-port";
+
+export type FakeMode = "ok" | "fail" | "slow-stream" | "break-stream";
+
+export type FakeUpstream = {
+  url: string;
+  calls: number;
+  mode: FakeMode;
+  healthy: boolean;
+  close: () => Promise<void>;
+};
+
+const USAGE = { prompt_tokens: 11, completion_tokens: 20, total_tokens: 31, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
+
+export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
+  const fake: FakeUpstream = { url: "", calls: 0, mode: "ok", healthy: true, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    if (req.url === "/v1/models") {
+      res.writeHead(fake.healthy ? 200 : 500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [{ id: model, object: "model" }] }));
+      return;
+    }
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", async () => {
+      fake.calls += 1;
+      if (fake.mode === "fail") {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "boom", type: "server_error", code: null, param: null } }));
+        return;
+      }
+      const request = JSON.parse(body) as { stream?: boolean };
+      const base = { id: "chatcmpl-fake", created: 1, model, system_fingerprint: "fp_fake" };
+      if (!request.stream) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "fake answer" }, finish_reason: "stop" }], usage: USAGE }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = (delta: unknown, finish: string | null = null) =>
+        `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.write(chunk({ role: "assistant", content: "" }));
+      for (let i = 0; i < 20; i++) {
+        if (fake.mode === "break-stream" && i === 3) {
+          await new Promise((r) => setTimeout(r, 30)); // let what was written reach the gateway
+          return void res.destroy();
+        }
+        if (fake.mode === "slow-stream") await new Promise((r) => setTimeout(r, 40));
+        res.write(chunk({ content: `w${i} ` }));
+      }
+      res.write(chunk({}, "stop"));
+      res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: USAGE })}\n\n`);
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  fake.url = `http://127.0.0.1:${port}/v1`;
+  fake.close = () => new Promise((r) => server.close(() => r()));
+  return fake;
+}
+
+export const FAKE_USAGE = USAGE;
