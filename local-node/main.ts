@@ -1,10 +1,17 @@
 // Entry point of the built-in node process:  npm run local-node
-//   LOCAL_NODE_PORT (default 8600), LOCAL_NODE_HOST (default 127.0.0.1), LOCAL_NODE_API_KEY (optional)
+// Environment: see local-node/config.ts and docs/LOCAL-NODE.md.
+import { readConfig } from "./config";
 import { createLocalNode } from "./server";
 
-const port = Number(process.env.LOCAL_NODE_PORT || 8600);
-const host = process.env.LOCAL_NODE_HOST || "127.0.0.1";
-const server = createLocalNode({ apiKey: process.env.LOCAL_NODE_API_KEY || undefined });
+let config;
+try {
+  config = readConfig(process.env);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(1);
+}
+const { port, host } = config;
+const server = createLocalNode(config);
 
 server.listen(port, host, () => {
   const address = server.address();

@@ -2,50 +2,57 @@
 // over HTTP only, exactly as it reaches vLLM, Ollama or OpenAI.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { MODELS } from "./catalog";
+import { chatCompletions } from "./chat";
+import { embeddings } from "./embeddings";
+import { ApiError, error, send, sendError } from "./http";
+import "./tokenizer"; // loads the BPE ranks now, not on the first request
 
-export type LocalNodeOptions = { apiKey?: string };
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function error(res: ServerResponse, status: number, code: string, message: string): void {
-  send(res, status, { error: { code, message, param: null, type: status === 401 ? "authentication_error" : "invalid_request_error" } });
-}
+export type LocalNodeOptions = {
+  apiKey?: string;
+  /** Pause between streamed token deltas (ms). Default 0. */
+  tokenDelayMs?: number;
+  /** Pause before the first byte of every chat and embeddings answer (ms). Default 0. */
+  latencyMs?: number;
+};
 
 type Route = (req: IncomingMessage, res: ServerResponse, match: RegExpMatchArray) => void | Promise<void>;
 
 const startedAt = performance.now();
 
-const ROUTES: [string, RegExp, Route][] = [
-  ["GET", /^\/v1\/models$/, (_req, res) => send(res, 200, { object: "list", data: MODELS })],
-  [
-    "GET",
-    /^\/v1\/models\/([^/]+)$/,
-    (_req, res, m) => {
-      const model = MODELS.find((x) => x.id === decodeURIComponent(m[1] ?? ""));
-      if (model) send(res, 200, model);
-      else error(res, 404, "model_not_found", `The model ${m[1]} does not exist`);
-    },
-  ],
-];
+function routes(options: LocalNodeOptions): [string, RegExp, Route][] {
+  const timing = { tokenDelayMs: options.tokenDelayMs ?? 0, latencyMs: options.latencyMs ?? 0 };
+  return [
+    ["GET", /^\/v1\/models$/, (_req, res) => send(res, 200, { object: "list", data: MODELS })],
+    [
+      "GET",
+      /^\/v1\/models\/([^/]+)$/,
+      (_req, res, m) => {
+        const model = MODELS.find((x) => x.id === decodeURIComponent(m[1] ?? ""));
+        if (model) send(res, 200, model);
+        else error(res, 404, "model_not_found", `The model ${m[1]} does not exist`, "model");
+      },
+    ],
+    ["POST", /^\/v1\/chat\/completions$/, (req, res) => chatCompletions(req, res, timing)],
+    ["POST", /^\/v1\/embeddings$/, (req, res) => embeddings(req, res, timing.latencyMs)],
+  ];
+}
 
 export function createLocalNode(options: LocalNodeOptions = {}): Server {
+  const table = routes(options);
   return createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (path === "/health") return send(res, 200, { ok: true, uptimeMs: Math.round(performance.now() - startedAt) });
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       return error(res, 401, "invalid_api_key", "Invalid API key for this node");
     }
-    const known = ROUTES.filter(([, re]) => re.test(path));
+    const known = table.filter(([, re]) => re.test(path));
     if (!known.length) return error(res, 404, "unknown_url", `Unknown path ${path}`);
     const route = known.find(([method]) => method === req.method);
     if (!route) return error(res, 405, "method_not_allowed", `Method ${req.method} not allowed`);
     Promise.resolve(route[2](req, res, path.match(route[1])!)).catch((err: Error) => {
-      if (!res.headersSent) error(res, 500, "internal_error", err.message);
-      else res.destroy(err);
+      if (res.headersSent) res.destroy(err);
+      else if (err instanceof ApiError) sendError(res, err);
+      else error(res, 500, "internal_error", err.message);
     });
   });
 }

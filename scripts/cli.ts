@@ -1,11 +1,11 @@
 // npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
-import { UsageError, USAGE } from "./cli/args";
+import { UsageError, USAGE, type Command } from "./cli/args";
 import { connectForCli } from "./cli/connect";
 import { nodeCommands } from "./cli/node-commands";
-import { print, type Output } from "./cli/output";
+import { print } from "./cli/output";
 import { workspaceCommands } from "./cli/workspace-commands";
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<[Output, boolean?]>> = { ...workspaceCommands, ...nodeCommands };
+const COMMANDS: Record<string, Command> = { ...workspaceCommands, ...nodeCommands };
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -26,9 +26,10 @@ if (!command) fail(`error: unknown command "${[group, action].filter(Boolean).jo
 let close: (() => Promise<void>) | undefined;
 let exitCode = 0;
 try {
+  // Arguments are checked before any database is touched.
+  const run = command(rest);
   close = await connectForCli();
-  const [out, json] = await command(rest);
-  print(out, json);
+  print(await run());
 } catch (err) {
   // Invalid arguments (flags, or values the services' schemas reject) are usage errors.
   const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;

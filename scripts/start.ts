@@ -6,13 +6,14 @@ import { startStack, type Stack } from "./lib/stack";
 const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
 let stack: Stack | undefined;
+let stopStack: (() => Promise<void>) | undefined;
 let stopping: Promise<never> | undefined;
 
 /** Stops everything once; a second signal while stopping waits for the same shutdown. */
 function shutdown(reason: string, code: number): Promise<never> {
   stopping ??= (async () => {
     log(`${reason}: stopping...`);
-    await stack?.stop().catch((err) => console.error(err));
+    await stopStack?.().catch((err) => console.error(err));
     log("stopped");
     process.exit(code);
   })();
@@ -30,8 +31,10 @@ try {
     distDir: env.NEXT_DIST_DIR,
     role: "npm start",
     log,
+    onStoppable: (stop) => (stopStack = stop),
   });
 } catch (err) {
+  if (stopping) await stopping;
   console.error(`[start] ${(err as Error).message}`);
   process.exit(1);
 }
@@ -41,7 +44,7 @@ log(`Database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PostgreSQL in ${d
 if (stack.demo) {
   log("A demo workspace was created. Its API key is shown only this once:");
   process.stdout.write(`\n    ${stack.demo.secret}\n\n`);
-  log(`Try: curl -H "Authorization: Bearer ${stack.demo.secret}" http://localhost:${env.PORT}/v1/models`);
+  log(`Try: curl -H "Authorization: Bearer <the key above>" http://localhost:${env.PORT}/v1/models`);
 }
 const reason = await stack.crashed;
 await shutdown(reason, 1);

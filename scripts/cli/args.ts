@@ -1,6 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
+import type { Output } from "./output";
+
 export class UsageError extends Error {}
+
+/** A command checks its arguments (throwing usage errors) and returns the work to run once connected. */
+export type Command = (argv: string[]) => () => Promise<Output>;
 
 export const USAGE = `usage: npm run cli -- <command> [options]
 

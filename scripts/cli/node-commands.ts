@@ -1,8 +1,8 @@
 import { listModelDetailsUncached } from "../../server/catalog/models";
-import { addNode, listNodes, removeNode } from "../../server/network/nodes";
+import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../server/network/nodes";
 import type { NodeView } from "../../server/network/node-view";
-import { parse, required, UsageError } from "./args";
-import { table, type Output } from "./output";
+import { parse, required, UsageError, type Command } from "./args";
+import { table } from "./output";
 
 const nodeRows = (nodes: NodeView[]) =>
   nodes.map((n) => ({
@@ -25,8 +25,8 @@ function parseModelMap(pairs: string[] = []): Record<string, string> {
   return map;
 }
 
-export const nodeCommands = {
-  "node add": async (argv: string[]): Promise<[Output, boolean?]> => {
+export const nodeCommands: Record<string, Command> = {
+  "node add": (argv) => {
     const { values } = parse(
       argv,
       {
@@ -43,7 +43,7 @@ export const nodeCommands = {
     );
     const weight = values.weight === undefined ? undefined : Number(values.weight);
     if (weight !== undefined && !Number.isInteger(weight)) throw new UsageError("--weight must be an integer");
-    const added = await addNode({
+    const input = ZAddNodeInput.parse({
       name: required(values.name, "name"),
       url: required(values.url, "url"),
       apiKey: values["api-key"],
@@ -53,44 +53,53 @@ export const nodeCommands = {
       models: parseModelMap(values.model as string[] | undefined),
       discover: !values["no-discover"],
     });
-    const lines = [`Added node ${added.node.id} (${added.node.name}) at ${added.node.baseUrl}.`];
-    lines.push(
-      added.discoveryError
-        ? `Model discovery failed (${added.discoveryError}); the health check will keep trying the node.`
-        : `The node lists ${added.discovered} model(s); serving: ${added.node.models.map((m) => m.model).join(", ") || "none in the catalog"}.`,
-    );
-    if (added.importedModels.length) lines.push(`Imported into the catalog: ${added.importedModels.join(", ")}.`);
-    return [{ json: added, text: lines.join("\n") }, values.json];
+    return async () => {
+      const added = await addNode(input);
+      const lines = [`Added node ${added.node.id} (${added.node.name}) at ${added.node.baseUrl}.`];
+      lines.push(
+        added.discoveryError
+          ? `Model discovery failed (${added.discoveryError}); the health check will keep trying the node.`
+          : `The node lists ${added.discovered} model(s); serving: ${added.node.models.map((m) => m.model).join(", ") || "none in the catalog"}.`,
+      );
+      if (added.importedModels.length) lines.push(`Imported into the catalog: ${added.importedModels.join(", ")}.`);
+      return { json: added, text: lines.join("\n"), asJson: values.json };
+    };
   },
-  "node list": async (argv: string[]): Promise<[Output, boolean?]> => {
+  "node list": (argv) => {
     const { values } = parse(argv, {}, []);
-    const nodes = await listNodes();
-    return [{ json: { nodes }, text: table(nodeRows(nodes)) }, values.json];
+    return async () => {
+      const nodes = await listNodes();
+      return { json: { nodes }, text: table(nodeRows(nodes)), asJson: values.json };
+    };
   },
-  "node remove": async (argv: string[]): Promise<[Output, boolean?]> => {
+  "node remove": (argv) => {
     const { values, args } = parse(argv, {}, ["NODE_ID"]);
-    const node = await removeNode(args[0]!);
-    return [{ json: { node }, text: `Removed node ${node.id} (${node.name}).` }, values.json];
+    return async () => {
+      const node = await removeNode(args[0]!);
+      return { json: { node }, text: `Removed node ${node.id} (${node.name}).`, asJson: values.json };
+    };
   },
-  "model list": async (argv: string[]): Promise<[Output, boolean?]> => {
+  "model list": (argv) => {
     const { values } = parse(argv, {}, []);
-    const models = await listModelDetailsUncached();
-    const rows = models.map((m) => ({
-      id: m.id,
-      type: m.type,
-      ready: m.ready_now,
-      input_per_1m: m.pricing.input_per_1m,
-      output_per_1m: m.pricing.output_per_1m,
-      other: [
-        ["per_1m_chars", m.pricing.per_1m_chars],
-        ["per_audio_second", m.pricing.per_audio_second],
-        ["per_image", m.pricing.per_image],
-        ["per_video_second", m.pricing.per_video_second],
-      ]
-        .filter(([, v]) => v !== "0")
-        .map(([k, v]) => `${k}=${v}`)
-        .join(" ") || null,
-    }));
-    return [{ json: { object: "list", data: models }, text: table(rows) }, values.json];
+    return async () => {
+      const models = await listModelDetailsUncached();
+      const rows = models.map((m) => ({
+        id: m.id,
+        type: m.type,
+        ready: m.ready_now,
+        input_per_1m: m.pricing.input_per_1m,
+        output_per_1m: m.pricing.output_per_1m,
+        other: [
+          ["per_1m_chars", m.pricing.per_1m_chars],
+          ["per_audio_second", m.pricing.per_audio_second],
+          ["per_image", m.pricing.per_image],
+          ["per_video_second", m.pricing.per_video_second],
+        ]
+          .filter(([, v]) => v !== "0")
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || null,
+      }));
+      return { json: { object: "list", data: models }, text: table(rows), asJson: values.json };
+    };
   },
 };

@@ -8,8 +8,8 @@ export function table(rows: Record<string, string | number | boolean | null>[]):
   return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
 }
 
-export type Output = { json: unknown; text: string };
+export type Output = { json: unknown; text: string; asJson?: boolean };
 
-export function print(out: Output, asJson: boolean | undefined): void {
-  process.stdout.write(asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+export function print(out: Output): void {
+  process.stdout.write(out.asJson ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
 }

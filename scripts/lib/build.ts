@@ -1,12 +1,12 @@
 // "Builds when needed": the Next.js build is redone when the sources it was made from changed.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { projectRoot } from "../../server/paths";
 
-const SOURCES = ["app", "server", "public", "instrumentation.ts", "next.config.mjs", "package.json", "tsconfig.json", "postcss.config.mjs"];
+const SOURCES = ["app", "server", "public", "instrumentation.ts", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "postcss.config.mjs"];
 const SKIP = new Set(["node_modules", ".next", "generated"]);
 
 function walk(p: string, hash: ReturnType<typeof createHash>): void {
@@ -31,17 +31,19 @@ export function nextBin(): string {
 }
 
 /** Runs `next build` into distDir unless a build of the same sources is already there. */
-export function ensureBuilt(distDir: string, log: (line: string) => void): void {
+export async function ensureBuilt(distDir: string, log: (line: string) => void): Promise<void> {
   const abs = path.join(projectRoot, distDir);
   const stamp = path.join(abs, "source-hash");
   const hash = sourceHash();
   if (existsSync(path.join(abs, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === hash) return;
   log(`Building the gateway (next build into ${distDir})...`);
-  const result = spawnSync(process.execPath, [nextBin(), "build"], {
+  // Asynchronous, so a Ctrl-C during the build is handled (the build is a child: it stops too).
+  const build = spawn(process.execPath, [nextBin(), "build"], {
     cwd: projectRoot,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  const status = await new Promise<number | null>((resolve) => build.once("exit", (code) => resolve(code)));
+  if (status !== 0) throw new Error(`next build failed (exit ${status})`);
   writeFileSync(stamp, hash);
 }

@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { disconnectDb, useDatabase } from "../../server/db/client";
-import { lockDataDir, writeRuntimeInfo } from "../../server/db/data-dir";
+import { lockDataDir, writeRuntimeInfo, type RuntimeInfo } from "../../server/db/data-dir";
+import { identify } from "../../server/db/process-identity";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../server/db/embedded";
 import { applyMigrations } from "../../server/db/migrate";
 import { stopListening } from "../../server/db/notify";
@@ -26,6 +27,8 @@ export type StackOptions = {
   role: string;
   stdio?: "inherit" | "ignore";
   log: (line: string) => void;
+  /** Receives the stop function as soon as there is something to stop (before any child starts). */
+  onStoppable?: (stop: () => Promise<void>) => void;
 };
 
 export type Stack = {
@@ -50,26 +53,43 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const release = lockDataDir(opts.role, opts.dataDir);
   const children: Child[] = [];
   let pg: EmbeddedDatabase | undefined;
-  const stop = async () => {
-    for (const child of children.reverse()) await stopChild(child);
-    await stopListening();
-    await disconnectDb();
-    await pg?.stop();
-    release();
+  let stopping: Promise<void> | undefined;
+  let runtime: RuntimeInfo | undefined;
+  /** Stops what was started so far, in reverse order; safe to call more than once. */
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const child of [...children].reverse()) await stopChild(child);
+      await stopListening();
+      await disconnectDb();
+      await pg?.stop();
+      release();
+    })());
+  /** A stop requested while starting makes the next step throw instead of starting more. */
+  const check = () => {
+    if (stopping) throw new Error("stopped while starting");
   };
+  const track = (child: Child) => {
+    children.push(child);
+    if (runtime) writeRuntimeInfo((runtime = { ...runtime, children: children.map((c) => identify(c.proc.pid!)) }), opts.dataDir);
+  };
+  opts.onStoppable?.(stop);
   try {
     // One secret for every process of this gateway: they all seal and open node keys.
     const secret = env.GATEWAY_SECRET ?? localSecret(opts.dataDir);
     useSecret(secret);
-    ensureBuilt(opts.distDir, opts.log);
+    await ensureBuilt(opts.distDir, opts.log);
+    check();
     if (!opts.databaseUrl) {
       opts.log(`Starting the embedded PostgreSQL in ${path.join(opts.dataDir, "pg")}`);
       pg = await startEmbeddedDatabase(opts.dataDir);
     }
+    check();
     const databaseUrl = opts.databaseUrl ?? pg!.url;
     useDatabase(databaseUrl);
-    writeRuntimeInfo({ pid: process.pid, databaseUrl, startedAt: new Date().toISOString(), role: opts.role }, opts.dataDir);
+    runtime = { pid: process.pid, databaseUrl, startedAt: new Date().toISOString(), role: opts.role, children: [] };
+    writeRuntimeInfo(runtime, opts.dataDir);
     const applied = await applyMigrations(databaseUrl);
+    check();
     if (applied.length) opts.log(`Applied migrations: ${applied.join(", ")}`);
 
     let localNodeUrl: string | null = null;
@@ -77,7 +97,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const port = env.LOCAL_NODE_PORT || (await freePort());
       const key = localNodeKey(opts.dataDir);
       const node = spawnLocalNode(port, key, opts.stdio);
-      children.push(node);
+      track(node);
       await waitForHttp(`http://127.0.0.1:${port}/health`, node);
       localNodeUrl = `http://127.0.0.1:${port}/v1`;
       const reg = await registerNode({ name: "local", url: localNodeUrl, apiKey: key, city: env.LOCAL_NODE_CITY, country: env.LOCAL_NODE_COUNTRY });
@@ -85,6 +105,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
     const demo = await ensureDemoWorkspace(env.DEMO_CREDITS);
     await checkAllNodes();
+    check();
 
     const gateway = spawnGateway(
       {
@@ -95,7 +116,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       },
       opts.stdio,
     );
-    children.push(gateway);
+    track(gateway);
     const baseUrl = `http://127.0.0.1:${opts.port}`;
     await waitForHttp(`${baseUrl}/health`, gateway);
     const crashed = Promise.race(children.map((c) => c.exited.then((code) => `${c.name} exited (code ${code})`)));

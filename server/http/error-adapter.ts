@@ -44,6 +44,8 @@ export function toGatewayError(err: unknown): GatewayError | null {
   if (err instanceof GatewayError) return err;
   if (hasIssues(err)) return validationError(err.issues);
   if (err instanceof TRPCError) {
+    // Invalid output (a server bug) also carries zod issues: only input validation is a 400.
+    if (hasIssues(err.cause) && err.code !== "BAD_REQUEST") return null;
     if (err.cause && err.cause !== err) {
       const inner = toGatewayError(err.cause);
       if (inner) return inner;

@@ -88,7 +88,18 @@ export function v1Route(handlers: Partial<Record<Method, Handler>>, options: Rou
     } else if (method === "OPTIONS") {
       out.OPTIONS = async () =>
         new Response(null, { status: 204, headers: { allow: [...allowed, "OPTIONS"].join(", "), "x-request-id": newRequestId() } });
-    } else out[method] = async () => methodNotAllowed(method, allowed, newRequestId());
+    } else {
+      out[method] = async (req) => {
+        const requestId = newRequestId();
+        try {
+          // The credential is checked before anything else, as on every /v1 endpoint.
+          if (options.auth !== "none") await authenticateBearer(req.headers.get("authorization"));
+          return methodNotAllowed(method, allowed, requestId);
+        } catch (err) {
+          return errorResponse(err, requestId);
+        }
+      };
+    }
   }
   return out;
 }

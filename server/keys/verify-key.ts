@@ -21,12 +21,24 @@ export type KeyVerification =
 
 const cache = new LRUCache<string, Entry>({ max: 100_000 });
 const loading = new Map<string, Promise<Entry>>();
+/** Bumped by every eviction, so a load that started before it cannot put a stale record back. */
+const generation = new Map<string, number>();
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWritten = new LRUCache<string, number>({ max: 100_000 });
 let subscribed: Promise<void> | undefined;
 
+function evict(hash: string): void {
+  if (hash === "*") {
+    for (const h of new Set([...cache.keys(), ...loading.keys()])) evict(h);
+    return;
+  }
+  generation.set(hash, (generation.get(hash) ?? 0) + 1);
+  cache.delete(hash);
+  loading.delete(hash);
+}
+
 function subscribe(): void {
-  subscribed ??= listen(Channel.keyChanged, (hash) => (hash === "*" ? cache.clear() : void cache.delete(hash))).catch(
+  subscribed ??= listen(Channel.keyChanged, evict).catch(
     (err) => {
       subscribed = undefined; // the max-age bound still holds; try again on the next call
       console.error("key cache: LISTEN failed", err);
@@ -38,11 +50,14 @@ function load(hash: string): Promise<Entry> {
   let pending = loading.get(hash);
   if (!pending) {
     keyCacheStats.databaseLoads += 1;
-    pending = db.apiKey
+    // The age of an entry counts from before the query, and its generation is fixed now.
+    const startedAt = Date.now();
+    const gen = generation.get(hash) ?? 0;
+    const mine: Promise<Entry> = db.apiKey
       .findUnique({ where: { hash }, select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true } })
       .then((row) => {
         const entry: Entry = {
-          loadedAt: Date.now(),
+          loadedAt: startedAt,
           record: row && {
             id: row.id,
             workspaceId: row.workspaceId,
@@ -50,11 +65,14 @@ function load(hash: string): Promise<Entry> {
             revokedAt: row.revokedAt?.getTime() ?? null,
           },
         };
-        cache.set(hash, entry);
+        if ((generation.get(hash) ?? 0) === gen) cache.set(hash, entry);
         return entry;
       })
-      .finally(() => loading.delete(hash));
-    loading.set(hash, pending);
+      .finally(() => {
+        if (loading.get(hash) === mine) loading.delete(hash);
+      });
+    loading.set(hash, mine);
+    pending = mine;
   }
   return pending;
 }
@@ -89,5 +107,5 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
 
 /** For tests and tools: forget every cached key. */
 export function clearKeyCache(): void {
-  cache.clear();
+  evict("*");
 }

@@ -5,11 +5,11 @@ import { importModelCards } from "../catalog/import-catalog";
 import { db } from "../db/client";
 import { Channel, notify } from "../db/notify";
 import { env } from "../env";
-import { errors } from "../errors";
+import { errors, GatewayError } from "../errors";
 import { newId } from "../ids";
 import { listUpstreamModels, type UpstreamModel } from "../providers/openai-compatible/list-models";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
-import { seal } from "./secret-box";
+import { open, seal } from "./secret-box";
 
 export const ZAddNodeInput = z.object({
   name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, "letters, digits, '.', '_' and '-' only"),
@@ -33,6 +33,24 @@ export const ZAddNodeInput = z.object({
 export type AddNodeInput = z.input<typeof ZAddNodeInput>;
 export type AddedNode = { node: NodeView; discovered: number; importedModels: string[]; discoveryError?: string };
 
+/**
+ * A key sealed under another secret than the gateway's could never be opened by it. When other
+ * node keys exist, this process must be able to open them, or it holds the wrong GATEWAY_SECRET.
+ */
+async function assertSameSecret(): Promise<void> {
+  const sample = await db.node.findFirst({ where: { apiKeyEncrypted: { not: null } }, select: { apiKeyEncrypted: true } });
+  if (!sample?.apiKeyEncrypted) return;
+  try {
+    open(sample.apiKeyEncrypted);
+  } catch {
+    throw new GatewayError({
+      status: 409,
+      code: "secret_mismatch",
+      message: "This process's GATEWAY_SECRET is not the one the existing node keys were sealed with; set the gateway's GATEWAY_SECRET (or DATA_DIR) and retry.",
+    });
+  }
+}
+
 async function discover(url: string, apiKey: string | null): Promise<{ models: UpstreamModel[]; error?: string }> {
   try {
     return { models: await listUpstreamModels(url, apiKey, env.HEALTH_CHECK_TIMEOUT_MS) };
@@ -51,6 +69,7 @@ export async function addNode(input: AddNodeInput): Promise<AddedNode> {
   if (await db.node.findUnique({ where: { name: data.name }, select: { id: true } })) {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
+  if (data.apiKey) await assertSameSecret();
   const found = data.discover ? await discover(data.url, data.apiKey ?? null) : { models: [] };
   const cards: ModelCard[] = found.models.flatMap((m) => {
     const card = ZModelCard.safeParse(m);

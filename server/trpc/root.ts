@@ -1,11 +1,13 @@
 import { createCallerFactory, router, type Context } from "./init";
 import { chatRouter } from "./routers/chat";
+import { embeddingsRouter } from "./routers/embeddings";
 import { healthRouter } from "./routers/health";
 import { modelsRouter } from "./routers/models";
 import { networkRouter } from "./routers/network";
 
 export const appRouter = router({
   chat: chatRouter,
+  embeddings: embeddingsRouter,
   health: healthRouter,
   models: modelsRouter,
   network: networkRouter,

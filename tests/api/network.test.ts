@@ -89,5 +89,8 @@ describe("GET /v1/network/status", () => {
     expect(row.apiKeyEncrypted).not.toContain(UPSTREAM_KEY);
     expect(open(row.apiKeyEncrypted!)).toBe(UPSTREAM_KEY);
     expect(JSON.stringify(await status())).not.toContain(UPSTREAM_KEY);
+    for (const path of ["/v1/models", "/v1/models/local-chat-sim"]) {
+      expect(await (await raw(path, { key: inject("demoKey") })).text()).not.toContain(UPSTREAM_KEY);
+    }
   });
 });

@@ -1,0 +1,41 @@
+// The local node's environment, parsed once by one schema. Nothing else in local-node/ reads
+// process.env.
+import { z } from "zod";
+
+const ms = (fallback: number) => z.coerce.number().int().nonnegative().max(600_000).default(fallback);
+
+export const LocalNodeEnvSchema = z.object({
+  /** Port to listen on (0: any free port). */
+  LOCAL_NODE_PORT: z.coerce.number().int().min(0).max(65535).default(8600),
+  LOCAL_NODE_HOST: z.string().min(1).default("127.0.0.1"),
+  /** When set, every path except /health requires `Authorization: Bearer <key>`. */
+  LOCAL_NODE_API_KEY: z.string().optional().transform((v) => v || undefined),
+  /** Pause between two streamed token deltas (ms); 0 streams as fast as possible. */
+  LOCAL_NODE_TOKEN_DELAY_MS: ms(0),
+  /** Pause before the first byte of every chat and embeddings answer (ms). */
+  LOCAL_NODE_LATENCY_MS: ms(0),
+});
+
+export type LocalNodeConfig = {
+  port: number;
+  host: string;
+  apiKey?: string;
+  tokenDelayMs: number;
+  latencyMs: number;
+};
+
+export function readConfig(source: NodeJS.ProcessEnv = process.env): LocalNodeConfig {
+  const result = LocalNodeEnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid local node environment:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  return {
+    port: env.LOCAL_NODE_PORT,
+    host: env.LOCAL_NODE_HOST,
+    apiKey: env.LOCAL_NODE_API_KEY,
+    tokenDelayMs: env.LOCAL_NODE_TOKEN_DELAY_MS,
+    latencyMs: env.LOCAL_NODE_LATENCY_MS,
+  };
+}

@@ -1,0 +1,42 @@
+// POST /v1/embeddings: routed like chat, billed on the input tokens the node reports.
+import { recordUsage } from "../billing/meter";
+import { assertCanSpend } from "../billing/balance-cache";
+import { tokenCost } from "../billing/pricing";
+import { resolveModel } from "../catalog/models";
+import type { CallContext } from "../chat/create-completion";
+import { errors } from "../errors";
+import { withFailover } from "../network/router";
+import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";
+import type { EmbeddingsRequest } from "./schema";
+
+export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
+  const { row } = await resolveModel(req.model);
+  if (row.type !== "embedding") {
+    throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
+  }
+  await assertCanSpend(ctx.principal.workspaceId);
+  const started = performance.now();
+  const { result, routed, release } = await withFailover(row.id, async (r) => {
+    const res = await postJson(r.node, "/embeddings", JSON.stringify({ ...req, model: r.upstreamModel }));
+    try {
+      return JSON.parse(await res.body.text()) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
+    } catch {
+      throw new UpstreamFailure("protocol", "the node sent unreadable embeddings", 502);
+    }
+  });
+  release();
+  const inputTokens = result.usage?.prompt_tokens ?? 0;
+  const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  await recordUsage({
+    id: ctx.requestId,
+    workspaceId: ctx.principal.workspaceId,
+    apiKeyId: ctx.principal.keyId,
+    modelId: row.id,
+    nodeId: routed.node.id,
+    endpoint: "/v1/embeddings",
+    inputTokens,
+    cost: tokenCost(row, usage),
+    latencyMs: Math.round(performance.now() - started),
+  });
+  return { ...result, object: "list", model: row.id, usage: { prompt_tokens: inputTokens, total_tokens: result.usage?.total_tokens ?? inputTokens } };
+}
