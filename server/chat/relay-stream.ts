@@ -10,13 +10,13 @@ import { tokenCost } from "../billing/pricing";
 import type { ModelRow } from "../catalog/model-row";
 import { GatewayError } from "../errors";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
-import type { CallContext } from "./create-completion";
+import type { Metering } from "./call-node";
 
 type RelayInput = {
   body: Dispatcher.ResponseData["body"];
   release: () => void;
   row: ModelRow;
-  ctx: CallContext;
+  metering: Metering;
   nodeId: string;
   upstreamModel: string;
   includeUsage: boolean;
@@ -49,7 +49,7 @@ async function* ssePayloads(body: AsyncIterable<Buffer>): AsyncGenerator<string>
 }
 
 export async function* relayChatStream(input: RelayInput): AsyncGenerator<string> {
-  const { row, ctx } = input;
+  const { row, metering } = input;
   const from = JSON.stringify(input.upstreamModel);
   const to = JSON.stringify(row.id);
   const rename = from !== to;
@@ -81,12 +81,12 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
   if (!finished) throw midStreamFailure("The node's stream ended without completing.");
   const tokens = tokenUsage(usage);
   await recordUsage({
-    id: ctx.requestId,
-    workspaceId: ctx.principal.workspaceId,
-    apiKeyId: ctx.principal.keyId,
+    id: metering.eventId,
+    workspaceId: metering.ctx.principal.workspaceId,
+    apiKeyId: metering.ctx.principal.keyId,
     modelId: row.id,
     nodeId: input.nodeId,
-    endpoint: "/v1/chat/completions",
+    endpoint: metering.endpoint,
     ...tokens,
     cost: tokenCost(row, tokens),
     latencyMs: Math.round(performance.now() - input.started),

@@ -3,7 +3,7 @@ import { recordUsage } from "../billing/meter";
 import { assertCanSpend } from "../billing/balance-cache";
 import { tokenCost } from "../billing/pricing";
 import { resolveModel } from "../catalog/models";
-import type { CallContext } from "../chat/create-completion";
+import type { CallContext } from "../chat/call-node";
 import { errors } from "../errors";
 import { withFailover } from "../network/router";
 import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";

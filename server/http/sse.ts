@@ -21,24 +21,38 @@ function drain(iterator: AsyncIterator<string>, requestId: string): void {
   })();
 }
 
-export function sseResponse(payloads: AsyncIterable<string>, requestId: string): Response {
+export type SseOptions = {
+  /** Write `event: <type>` lines, the type read from each payload (the responses API's events). */
+  named?: boolean;
+  /** End with `data: [DONE]` (chat completions). */
+  done?: boolean;
+};
+
+function frame(payload: string, named: boolean): Uint8Array {
+  if (!named) return encoder.encode(`data: ${payload}\n\n`);
+  const type = /^\{"type":"([^"]+)"/.exec(payload)?.[1] ?? "message";
+  return encoder.encode(`event: ${type}\ndata: ${payload}\n\n`);
+}
+
+export function sseResponse(payloads: AsyncIterable<string>, requestId: string, options: SseOptions = {}): Response {
+  const { named = false, done: withDone = true } = options;
   const iterator = payloads[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
         if (done) {
-          controller.enqueue(DONE);
+          if (withDone) controller.enqueue(DONE);
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(`data: ${value}\n\n`));
+        controller.enqueue(frame(value, named));
       } catch (err) {
         const known = toGatewayError(err);
         if (!known) console.error(`[${requestId}] stream failed:`, err);
         const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(errorBody(failure))}\n\n`));
-        controller.enqueue(DONE);
+        if (withDone) controller.enqueue(DONE);
         controller.close();
       }
     },

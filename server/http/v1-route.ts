@@ -9,6 +9,7 @@ import { readJsonBody } from "./body";
 import { errorResponse } from "./error-adapter";
 import { jsonResponse, newRequestId } from "./respond";
 import { sseResponse } from "./sse";
+import { EventStream } from "../event-stream";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -63,6 +64,7 @@ function serve(handler: Handler, options: RouteOptions): NextHandler {
         result.headers.set("x-request-id", requestId);
         return result;
       }
+      if (result instanceof EventStream) return sseResponse(result.events, requestId, result.options);
       if (isAsyncIterable(result)) return sseResponse(result, requestId);
       return jsonResponse(result, requestId);
     } catch (err) {

@@ -4,6 +4,7 @@ import { embeddingsRouter } from "./routers/embeddings";
 import { healthRouter } from "./routers/health";
 import { modelsRouter } from "./routers/models";
 import { networkRouter } from "./routers/network";
+import { responsesRouter } from "./routers/responses";
 
 export const appRouter = router({
   chat: chatRouter,
@@ -11,6 +12,7 @@ export const appRouter = router({
   health: healthRouter,
   models: modelsRouter,
   network: networkRouter,
+  responses: responsesRouter,
 });
 export type AppRouter = typeof appRouter;
 

@@ -1,0 +1,61 @@
+// The Response object (part 2.4; every field OpenAI's Response object has) built from what is stored.
+import type { Item } from "./items";
+import type { ResponseCreate } from "./schema";
+import type { ResponsesUsage } from "./translate";
+
+export type ResponseStatus = "queued" | "in_progress" | "completed" | "incomplete" | "failed" | "cancelled";
+
+export type ResponseState = {
+  id: string;
+  modelId: string;
+  status: ResponseStatus;
+  background: boolean;
+  store: boolean;
+  previousResponseId: string | null;
+  request: ResponseCreate;
+  output: Item[];
+  usage: ResponsesUsage | null;
+  error: { code: string; message: string } | null;
+  incompleteDetails: { reason: string } | null;
+  metadata: Record<string, string>;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export function toResponseObject(s: ResponseState): Record<string, unknown> {
+  const r = s.request;
+  const format = r.text?.format ?? { type: "text" };
+  return {
+    id: s.id,
+    object: "response",
+    created_at: seconds(s.createdAt),
+    completed_at: s.completedAt ? seconds(s.completedAt) : null,
+    status: s.status,
+    background: s.background,
+    error: s.error,
+    incomplete_details: s.incompleteDetails,
+    instructions: r.instructions ?? null,
+    max_output_tokens: r.max_output_tokens ?? null,
+    max_tool_calls: null,
+    model: s.modelId,
+    output: s.output,
+    parallel_tool_calls: r.parallel_tool_calls ?? true,
+    previous_response_id: s.previousResponseId,
+    reasoning: { effort: null, summary: null },
+    service_tier: "default",
+    store: s.store,
+    system_fingerprint: null,
+    temperature: r.temperature ?? 1,
+    text: { format },
+    tool_choice: r.tool_choice ?? "auto",
+    tools: (r.tools ?? []).map((t) => ({ type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true })),
+    top_logprobs: 0,
+    top_p: r.top_p ?? 1,
+    truncation: r.truncation ?? "disabled",
+    usage: s.usage,
+    user: r.user ?? null,
+    metadata: s.metadata,
+  };
+}

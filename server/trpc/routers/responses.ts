@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { createResponse } from "../../responses/create-response";
+import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../responses/manage-responses";
+import { ZInputItemsQuery, ZResponseCreate } from "../../responses/schema";
+import { apiKeyProcedure, router } from "../init";
+
+const ZId = z.object({ id: z.string().min(1) });
+
+export const responsesRouter = router({
+  create: apiKeyProcedure
+    .input(ZResponseCreate)
+    .mutation(({ ctx, input }) => createResponse({ principal: ctx.principal, requestId: ctx.requestId }, input)),
+  get: apiKeyProcedure.input(ZId).query(({ ctx, input }) => getResponse(ctx.principal.workspaceId, input.id)),
+  delete: apiKeyProcedure.input(ZId).mutation(({ ctx, input }) => deleteResponse(ctx.principal.workspaceId, input.id)),
+  cancel: apiKeyProcedure.input(ZId).mutation(({ ctx, input }) => cancelResponse(ctx.principal.workspaceId, input.id)),
+  inputItems: apiKeyProcedure.input(ZInputItemsQuery).query(({ ctx, input }) => listInputItems(ctx.principal.workspaceId, input)),
+});
