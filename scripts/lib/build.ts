@@ -40,7 +40,7 @@ export async function ensureBuilt(distDir: string, log: (line: string) => void):
   // Asynchronous, so a Ctrl-C during the build is handled (the build is a child: it stops too).
   const build = spawn(process.execPath, [nextBin(), "build"], {
     cwd: projectRoot,
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", 2, 2], // build logs go to stderr, leaving stdout to what the caller prints
     env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
   });
   const status = await new Promise<number | null>((resolve) => build.once("exit", (code) => resolve(code)));
