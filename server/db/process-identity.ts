@@ -19,12 +19,18 @@ export function identify(pid: number): ProcessIdentity {
   return { pid, startTime: startTimeOf(pid) };
 }
 
-export function isRunning(p: ProcessIdentity): boolean {
+/** Whether some process has this pid (it may be another than the one meant: see isRunning). */
+export function pidExists(pid: number): boolean {
   try {
-    process.kill(p.pid, 0);
+    process.kill(pid, 0);
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+export function isRunning(p: ProcessIdentity): boolean {
+  if (!pidExists(p.pid)) return false;
   const now = startTimeOf(p.pid);
   return !p.startTime || !now || now === p.startTime;
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../server/net/free-port";
 import { projectRoot } from "../../server/paths";
+import { pidExists as alive } from "../../server/db/process-identity";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
 chmodSync(scratch, 0o755);
@@ -36,14 +37,6 @@ async function ready(s: Started, timeoutMs = 90_000): Promise<void> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 afterAll(() => {
   for (const p of running) if (p.exitCode === null) p.kill("SIGKILL");
