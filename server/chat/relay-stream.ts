@@ -23,6 +23,8 @@ type RelayInput = {
   started: number;
 };
 
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
 function midStreamFailure(message: string): GatewayError {
   return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message });
 }
@@ -50,9 +52,11 @@ async function* ssePayloads(body: AsyncIterable<Buffer>): AsyncGenerator<string>
 
 export async function* relayChatStream(input: RelayInput): AsyncGenerator<string> {
   const { row, metering } = input;
-  const from = JSON.stringify(input.upstreamModel);
-  const to = JSON.stringify(row.id);
-  const rename = from !== to;
+  // Servers differ in JSON spacing ("model":"x" or "model": "x"); match both.
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const rename = input.upstreamModel !== row.id;
+  const modelField = new RegExp(`"model"\\s*:\\s*${escape(JSON.stringify(input.upstreamModel))}`);
+  const renamed = `"model":${JSON.stringify(row.id)}`;
   let usage: OpenAIUsage | undefined;
   let finished = false;
   try {
@@ -65,12 +69,12 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
         const parsed = JSON.parse(data) as { error?: { message?: string } };
         if (parsed.error) throw midStreamFailure(parsed.error.message ?? "The node failed while streaming.");
       }
-      if (data.includes('"usage":{')) {
+      if (USAGE_OBJECT.test(data)) {
         const parsed = JSON.parse(data) as { usage?: OpenAIUsage; choices?: unknown[] };
         usage = parsed.usage;
         if (!input.includeUsage && parsed.choices?.length === 0) continue;
       }
-      yield rename ? data.replace(`"model":${from}`, `"model":${to}`) : data;
+      yield rename ? data.replace(modelField, renamed) : data;
     }
   } catch (err) {
     if (err instanceof GatewayError) throw err;
