@@ -80,6 +80,20 @@ describe("routing", () => {
     expect(completion.choices[0]!.message.content).toBeTruthy();
   });
 
+  it("a 429 or a timeout to first byte is also retried on another node", async () => {
+    const { openai } = await newWorkspace();
+    for (const mode of ["rate-limited", "hang"] as const) {
+      flaky.mode = mode;
+      const before = flaky.calls;
+      const completion = await openai.chat.completions.create({ model: FAILOVER_MODEL, messages: [{ role: "user", content: mode }] });
+      expect(flaky.calls, mode).toBe(before + 1);
+      expect(completion.choices[0]!.message.content).toBeTruthy();
+    }
+    flaky.mode = "ok";
+    // two failures in a row: give the breaker a clean slate for the next test
+    await new Promise((r) => setTimeout(r, 1600));
+  });
+
   it("a node that keeps failing is taken out of rotation, and checked back in once healthy", async () => {
     flaky.mode = "fail";
     const { openai } = await newWorkspace();

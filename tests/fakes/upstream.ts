@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import { freePort } from "../../server/net/free-port";
 
-export type FakeMode = "ok" | "fail" | "slow-stream" | "break-stream";
+export type FakeMode = "ok" | "fail" | "rate-limited" | "hang" | "slow-stream" | "break-stream";
 
 export type FakeUpstream = {
   url: string;
@@ -26,6 +26,12 @@ export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
     req.on("data", (d) => (body += d));
     req.on("end", async () => {
       fake.calls += 1;
+      if (fake.mode === "hang") return; // never answers: the gateway's first-byte timeout decides
+      if (fake.mode === "rate-limited") {
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+        res.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit_error", code: null, param: null } }));
+        return;
+      }
       if (fake.mode === "fail") {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "boom", type: "server_error", code: null, param: null } }));

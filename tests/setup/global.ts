@@ -46,6 +46,8 @@ export async function setup(project: TestProject): Promise<void> {
   // Faster health checks, so tests that take nodes down and up need not wait long.
   process.env.HEALTH_CHECK_INTERVAL_MS = "500";
   process.env.BREAKER_COOLDOWN_MS = "1500";
+  // Short enough for a test to watch a node time out (the built-in node's [sim:slow] waits 2 s).
+  process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "3000";
   // A throwaway data dir under the system temp folder, which the `postgres` user can always
   // reach (the project may live under a folder only root can enter).
   dataDir = mkdtempSync(path.join(tmpdir(), "gateway-test-"));
