@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { request } from "undici";
 import { db } from "../server/db/client";
 import { freePort } from "../server/net/free-port";
 import { createWorkspace } from "../server/workspaces/create-workspace";
@@ -17,6 +18,23 @@ import { startStack } from "../scripts/lib/stack";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATES = (process.env.BENCH_RATES ?? "100,200,500,1000,max").split(",");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const TTFB_SAMPLES = Number(process.env.BENCH_TTFB_SAMPLES ?? 300);
+
+/** Time to the first body byte of sequential streaming calls: what buffering would show. */
+async function firstByteTimes(url: string, key: string, body: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < TTFB_SAMPLES; i++) {
+    const started = performance.now();
+    const res = await request(url, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+    for await (const _chunk of res.body) {
+      times.push(performance.now() - started);
+      break;
+    }
+    await res.body.dump();
+  }
+  return times.sort((a, b) => a - b);
+}
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2);
 
 type Row = { target: string; mode: string; rate: string; rps: number; p50: number; p90: number; p99: number; max: number; errors: number; requests: number };
 
@@ -46,6 +64,7 @@ const stack = await startStack({
   log: (l) => process.stderr.write(`[bench] ${l}\n`),
 });
 const rows: Row[] = [];
+const ttfb: string[] = [];
 try {
   const { apiKey } = await createWorkspace({ name: "bench", credits: "1000000", withKey: true });
   const node = await db.node.findUniqueOrThrow({ where: { name: "local" } });
@@ -61,6 +80,10 @@ try {
   };
   // Warm up both paths (caches, pools, JIT).
   for (const t of targets) await run(t.url, t.key, modes["non-streaming"], "200");
+  for (const t of targets) {
+    const times = await firstByteTimes(t.url, t.key, modes.streaming);
+    ttfb.push(`| ${t.name} | ${times.length} | ${pct(times, 50)} | ${pct(times, 90)} | ${pct(times, 99)} |`);
+  }
   for (const [mode, body] of Object.entries(modes)) {
     for (const rate of RATES) {
       for (const t of targets) {
@@ -92,5 +115,5 @@ const lines = [
   "|---|---|---|---|---|---|---|---|---|---|",
   ...rows.map((r) => `| ${r.mode} | ${r.rate} | ${r.target} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.errors} | ${r.requests} |`),
 ];
-process.stdout.write(`${lines.join("\n")}\n`);
+process.stdout.write(`${lines.join("\n")}\n\nTime to first byte, sequential streaming calls:\n\n| target | calls | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|\n${ttfb.join("\n")}\n`);
 process.exit(0);

@@ -82,4 +82,23 @@ describe("npm start", () => {
     third.proc.kill("SIGINT");
     expect(await third.exited).toBe(0);
   }, 180_000);
+
+  it("after a kill -9, the next start stops what the dead one left running and takes over", async () => {
+    const port = await freePort();
+    const first = start(port);
+    await ready(first);
+    const runtime = JSON.parse(readFileSync(path.join(dataDir, "runtime.json"), "utf8")) as { children: { pid: number }[] };
+    expect(runtime.children.length).toBe(2); // the built-in node and the gateway
+    first.proc.kill("SIGKILL");
+    await first.exited;
+    // its gateway still holds the port...
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    // ...until the next start on the same data dir stops it and serves on the same port
+    const next = start(port);
+    await ready(next);
+    for (const child of runtime.children) expect(alive(child.pid)).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    next.proc.kill("SIGTERM");
+    expect(await next.exited).toBe(0);
+  }, 180_000);
 });
