@@ -2,4 +2,5 @@
 import { inject } from "vitest";
 import { useDatabase } from "../../server/db/client";
 
-useDatabase(inject("databaseUrl"));
+const url = inject("databaseUrl");
+if (url) useDatabase(url);
