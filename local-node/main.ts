@@ -1,6 +1,7 @@
 // Entry point of the built-in node process:  npm run local-node
 // Environment: see local-node/config.ts and docs/LOCAL-NODE.md.
 import { readConfig } from "./config";
+import { espeakEngine } from "./espeak";
 import { createLocalNode } from "./server";
 
 let config;
@@ -17,6 +18,8 @@ server.listen(port, host, () => {
   const address = server.address();
   const actual = typeof address === "object" && address ? address.port : port;
   process.stdout.write(`local-node listening on http://${host}:${actual}\n`);
+  // load the speech engine now rather than on the first speech request
+  espeakEngine().catch((err: Error) => process.stderr.write(`local-node: speech engine failed to load: ${err.message}\n`));
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -4,6 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { MODELS } from "./catalog";
 import { chatCompletions } from "./chat";
 import { embeddings } from "./embeddings";
+import { imageEdits, imageVariations } from "./image-edits";
+import { imageGenerations } from "./images";
+import { speech } from "./speech";
+import { transcriptions } from "./transcriptions";
 import { ApiError, error, send, sendError } from "./http";
 import "./tokenizer"; // loads the BPE ranks now, not on the first request
 
@@ -34,6 +38,12 @@ function routes(options: LocalNodeOptions): [string, RegExp, Route][] {
     ],
     ["POST", /^\/v1\/chat\/completions$/, (req, res) => chatCompletions(req, res, timing)],
     ["POST", /^\/v1\/embeddings$/, (req, res) => embeddings(req, res, timing.latencyMs)],
+    ["POST", /^\/v1\/audio\/speech$/, (req, res) => speech(req, res)],
+    ["POST", /^\/v1\/audio\/transcriptions$/, (req, res) => transcriptions(req, res, "transcribe")],
+    ["POST", /^\/v1\/audio\/translations$/, (req, res) => transcriptions(req, res, "translate")],
+    ["POST", /^\/v1\/images\/generations$/, (req, res) => imageGenerations(req, res)],
+    ["POST", /^\/v1\/images\/edits$/, (req, res) => imageEdits(req, res)],
+    ["POST", /^\/v1\/images\/variations$/, (req, res) => imageVariations(req, res)],
   ];
 }
 
