@@ -5,7 +5,7 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Server-only packages loaded from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@ffprobe-installer/ffprobe", "sharp"],
   typescript: { tsconfigPath: "tsconfig.json" },
 };
 

@@ -21,6 +21,14 @@ export const EnvSchema = z.object({
   GATEWAY_SECRET: z.string().optional(),
   /** Largest JSON request body accepted, in bytes. */
   MAX_JSON_BODY_BYTES: int(4 * 1024 * 1024),
+  /** Largest audio file accepted by /v1/audio/transcriptions and /translations, in bytes (OpenAI's 25 MB). */
+  MAX_AUDIO_UPLOAD_BYTES: int(25 * 1024 * 1024),
+  /** Largest image (and mask) accepted by /v1/images/edits and /variations, in bytes. */
+  MAX_IMAGE_UPLOAD_BYTES: int(16 * 1024 * 1024),
+  /** Origin that image links (`response_format: "url"`) point at, e.g. https://api.example.com. Unset: the request's host. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Lifetime of the signed URLs returned for `response_format: "url"` images, in seconds. */
+  IMAGE_URL_TTL_SECONDS: int(3600),
   /** A verified API key is re-checked against the database after this long (ms). */
   KEY_CACHE_REFRESH_MS: int(2000),
   /** A cached API key is never used past this age (ms), even when the refresh failed. */

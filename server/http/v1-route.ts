@@ -10,6 +10,8 @@ import { errorResponse } from "./error-adapter";
 import { jsonResponse, newRequestId } from "./respond";
 import { sseResponse } from "./sse";
 import { EventStream } from "../event-stream";
+import { BinaryBody } from "../binary-body";
+import { binaryResponse } from "./binary";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -26,7 +28,7 @@ export type HandlerContext = {
   /** The JSON body, read with the size limit; malformed JSON is a 400. */
   json: () => Promise<unknown>;
 };
-/** A handler returns data to send as JSON (200), an async iterable of SSE payloads, or a ready Response. */
+/** A handler returns data to send as JSON (200), an async iterable of SSE payloads, a BinaryBody, or a ready Response. */
 export type Handler = (ctx: HandlerContext) => Promise<unknown>;
 export type RouteOptions = { auth?: "api_key" | "none" };
 
@@ -65,6 +67,7 @@ function serve(handler: Handler, options: RouteOptions): NextHandler {
         return result;
       }
       if (result instanceof EventStream) return sseResponse(result.events, requestId, result.options);
+      if (result instanceof BinaryBody) return binaryResponse(result, requestId);
       if (isAsyncIterable(result)) return sseResponse(result, requestId);
       return jsonResponse(result, requestId);
     } catch (err) {

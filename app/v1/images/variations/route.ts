@@ -1,0 +1,6 @@
+import { imageForm, withOrigin } from "@/server/http/forms";
+import { v1Route } from "@/server/http/v1-route";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
+  POST: async ({ caller, req }) => caller.images.vary(withOrigin(await imageForm(req), req) as never),
+});

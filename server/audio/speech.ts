@@ -1,0 +1,62 @@
+// POST /v1/audio/speech: routed like chat; the node's audio bytes are relayed as they arrive.
+// Billed on the input's characters; the event is committed before the last byte is sent, and a
+// node that breaks off mid-stream costs nothing (the client's connection is broken off too).
+import type { CallContext } from "../chat/call-node";
+import { BinaryBody } from "../binary-body";
+import { assertCanSpend } from "../billing/balance-cache";
+import { characterCost, characterCount } from "../billing/media-pricing";
+import { recordUsage } from "../billing/meter";
+import { resolveModel } from "../catalog/models";
+import { upstreamError, withFailover } from "../network/router";
+import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";
+import { requireModelType } from "./model-type";
+import type { SpeechRequest } from "./schema";
+
+const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
+  mp3: "audio/mpeg",
+  opus: "audio/ogg",
+  aac: "audio/aac",
+  flac: "audio/flac",
+  wav: "audio/wav",
+  pcm: "audio/pcm",
+};
+
+export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promise<BinaryBody> {
+  const { row } = await resolveModel(req.model);
+  requireModelType(row, "speech", "/v1/audio/speech");
+  await assertCanSpend(ctx.principal.workspaceId);
+  const started = performance.now();
+  const { result, routed, release } = await withFailover(row.id, (r) =>
+    postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),
+  );
+  const characters = characterCount(req.input);
+  const bill = () =>
+    recordUsage({
+      id: ctx.requestId,
+      workspaceId: ctx.principal.workspaceId,
+      apiKeyId: ctx.principal.keyId,
+      modelId: row.id,
+      nodeId: routed.node.id,
+      endpoint: "/v1/audio/speech",
+      characters,
+      cost: characterCost(row, characters),
+      latencyMs: Math.round(performance.now() - started),
+    });
+  async function* relay(): AsyncGenerator<Uint8Array> {
+    let held: Uint8Array | undefined;
+    try {
+      // One chunk is held back, so the usage event is committed before the last byte leaves.
+      for await (const chunk of result.body as AsyncIterable<Buffer>) {
+        if (held) yield held;
+        held = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      }
+    } catch {
+      throw upstreamError(new UpstreamFailure("protocol", "the node broke off the audio stream", 502));
+    } finally {
+      release();
+    }
+    await bill();
+    if (held) yield held;
+  }
+  return new BinaryBody(relay(), CONTENT_TYPES[req.response_format]);
+}

@@ -1,0 +1,27 @@
+// What audio and image calls cost, in exact decimals, from the model's media prices.
+import type { ModelRow } from "../catalog/model-row";
+import { Money, money, type Money as MoneyT } from "../money";
+
+const PER_MILLION = new Money(1_000_000);
+
+/** Characters of a text, counted as Unicode code points (an emoji is one character). */
+export function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** Speech: `per_1m_chars` × characters ÷ 1,000,000. */
+export function characterCost(row: ModelRow, characters: number): MoneyT {
+  return money(row.pricePer1mChars).times(characters).dividedBy(PER_MILLION);
+}
+
+/** Transcription and translation: `per_audio_second` × the decoded duration (a decimal string). */
+export function audioSecondsCost(row: ModelRow, seconds: string): MoneyT {
+  return money(row.pricePerAudioSecond).times(money(seconds));
+}
+
+/** Images: `per_image` × images returned. */
+export function imageCost(row: ModelRow, images: number): MoneyT {
+  return money(row.pricePerImage).times(images);
+}
