@@ -1,10 +1,12 @@
 // The transcript of an upload. Its timing is real (the decoded duration, and each segment's
-// no_speech_prob from the audio's measured loudness), its TEXT IS SIMULATED: no offline speech
-// recogniser is installed, so the words come from the simulated language model (sim-text.ts),
-// seeded by a hash of the uploaded bytes and the prompt, at a plausible speaking rate.
+// no_speech_prob from the audio's measured loudness). Its text is real speech recognition when
+// PocketSphinx is installed (recognizer.ts); otherwise it is SIMULATED: words from the simulated
+// language model (sim-text.ts), seeded by a hash of the uploaded bytes and the prompt, at a
+// plausible speaking rate.
 import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import type { DecodedAudio } from "./ffmpeg";
+import type { RecognizedWord } from "./recognizer";
 import { seededRng } from "./random";
 import { sentence } from "./sim-text";
 import { encode } from "./tokenizer";
@@ -58,41 +60,52 @@ function wordsFor(rng: ReturnType<typeof seededRng>, duration: number): string[]
   return out;
 }
 
-export function transcribe(upload: Buffer, audio: DecodedAudio, prompt: string, temperature: number): Transcript {
+type TimedWord = Word & { shown: string; group: number };
+
+/** Simulated words spread evenly over the duration, a group per sentence. */
+function simulatedWords(rng: ReturnType<typeof seededRng>, duration: number): TimedWord[] {
+  const sentences = wordsFor(rng, duration);
+  const slot = duration / sentences.reduce((n, s) => n + s.length, 0);
+  const out: TimedWord[] = [];
+  sentences.forEach((sent, group) =>
+    sent.forEach((shown) => {
+      const start = out.length * slot;
+      out.push({ shown, word: shown.replace(/[.,!?]$/, ""), start: round(start, 2), end: round(start + slot * (0.75 + rng.next() * 0.2), 2), group });
+    }),
+  );
+  return out;
+}
+
+/**
+ * The transcript of an upload: recognised words when a recogniser ran (recognizer.ts), else
+ * simulated ones; segments follow the recogniser's utterances (or the simulated sentences).
+ */
+export function transcribe(upload: Buffer, audio: DecodedAudio, prompt: string, temperature: number, recognized: RecognizedWord[] | null): Transcript {
   const digest = createHash("sha256").update(upload).update("\0").update(prompt).digest("hex");
   const rng = seededRng(digest);
-  const duration = audio.duration;
-  const sentences = wordsFor(rng, duration);
-  const total = sentences.reduce((n, s) => n + s.length, 0);
-  const slot = duration / total;
-  const words: Word[] = [];
+  const timed: TimedWord[] = recognized
+    ? recognized.map((w) => ({ shown: w.word, word: w.word, start: round(w.start, 2), end: round(w.end, 2), group: w.utterance }))
+    : simulatedWords(rng, audio.duration);
   const segments: Segment[] = [];
-  let index = 0;
-  for (const sent of sentences) {
-    for (let from = 0; from < sent.length; from += MAX_WORDS_PER_SEGMENT) {
-      const chunk = sent.slice(from, from + MAX_WORDS_PER_SEGMENT);
-      const segWords = chunk.map((w) => {
-        const start = index++ * slot;
-        const word: Word = { word: w.replace(/[.,!?]$/, ""), start: round(start, 2), end: round(start + slot * (0.75 + rng.next() * 0.2), 2) };
-        words.push(word);
-        return word;
-      });
-      const text = ` ${chunk.join(" ")}`;
-      const start = segWords[0]!.start;
-      const end = round(index * slot, 2);
-      segments.push({
-        id: segments.length,
-        seek: Math.floor(start / 30) * 3000,
-        start,
-        end,
-        text,
-        tokens: encode(text),
-        temperature,
-        avg_logprob: round(-0.15 - rng.next() * 0.35, 6),
-        compression_ratio: round(Buffer.byteLength(text) / Math.max(1, deflateRawSync(text).length), 6),
-        no_speech_prob: round(Math.min(0.99, silence(audio, start, end) * 0.9 + rng.next() * 0.02), 6),
-      });
-    }
+  for (let i = 0; i < timed.length; ) {
+    const chunk: TimedWord[] = [];
+    while (i < timed.length && chunk.length < MAX_WORDS_PER_SEGMENT && (!chunk.length || timed[i]!.group === chunk[0]!.group)) chunk.push(timed[i++]!);
+    const text = ` ${chunk.map((w) => w.shown).join(" ")}`;
+    const start = chunk[0]!.start;
+    const end = Math.max(chunk.at(-1)!.end, start);
+    segments.push({
+      id: segments.length,
+      seek: Math.floor(start / 30) * 3000,
+      start,
+      end,
+      text,
+      tokens: encode(text),
+      temperature,
+      avg_logprob: round(-0.15 - rng.next() * 0.35, 6),
+      compression_ratio: round(Buffer.byteLength(text) / Math.max(1, deflateRawSync(text).length), 6),
+      no_speech_prob: round(Math.min(0.99, silence(audio, start, end) * 0.9 + rng.next() * 0.02), 6),
+    });
   }
-  return { text: segments.map((s) => s.text).join("").trim(), duration, segments, words };
+  const words = timed.map(({ word, start, end }) => ({ word, start, end }));
+  return { text: segments.map((seg) => seg.text).join("").trim(), duration: audio.duration, segments, words };
 }

@@ -1,6 +1,6 @@
 // POST /v1/audio/transcriptions and /v1/audio/translations (model local-stt). The upload is
 // parsed as a stream (25 MB limit), decoded with ffmpeg to measure its real duration; the text
-// is simulated (see transcript.ts and docs/LOCAL-NODE.md).
+// is recognised by PocketSphinx where installed, else simulated (transcript.ts, docs/LOCAL-NODE.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { decodeAudio } from "./ffmpeg";
@@ -8,6 +8,7 @@ import { ApiError, send } from "./http";
 import { requireModel } from "./models";
 import { filesOf, readMultipart } from "./multipart";
 import { toSrt, toVtt } from "./subtitles";
+import { recognize } from "./recognizer";
 import { transcribe } from "./transcript";
 import { numberField, parseRequest } from "./validate";
 
@@ -40,7 +41,7 @@ export async function transcriptions(req: IncomingMessage, res: ServerResponse, 
   if (!audio) throw new ApiError(400, "invalid_file", "The audio file could not be decoded or its format is not supported.", "file");
 
   const temperature = request.temperature ?? 0;
-  const result = transcribe(file.data, audio, `${task}\0${request.prompt ?? ""}`, temperature);
+  const result = transcribe(file.data, audio, `${task}\0${request.prompt ?? ""}`, temperature, await recognize(audio));
   const format = request.response_format ?? "json";
   const usage = { type: "duration", seconds: Math.ceil(result.duration) };
   if (format === "text") return sendText(res, "text/plain", `${result.text}\n`);
