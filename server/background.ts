@@ -1,6 +1,8 @@
 // Background work of a gateway server process.
 import { startHealthChecks } from "./network/health-check";
+import { env } from "./env";
 import { sweepInterruptedResponses } from "./responses/background";
+import { blobStore } from "./storage/blob-store";
 
 let started = false;
 
@@ -9,4 +11,9 @@ export function startBackground(): void {
   started = true;
   startHealthChecks();
   setInterval(() => sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err)), 60_000).unref();
+  // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.
+  setInterval(
+    () => blobStore().deleteOlderThan("images", env.IMAGE_URL_TTL_SECONDS * 1000).catch((err) => console.error("image sweep failed:", err)),
+    10 * 60_000,
+  ).unref();
 }

@@ -1,6 +1,6 @@
 // Blob storage: generated images (and, later, videos). The filesystem under DATA_DIR/blobs is the
 // default; an S3-compatible store implements the same interface for scale-out.
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { dataDir } from "../db/data-dir";
 
@@ -11,6 +11,8 @@ export interface BlobStore {
   /** The blob, or null when there is none under this key. */
   get(key: string): Promise<Blob | null>;
   delete(key: string): Promise<void>;
+  /** Deletes the blobs under `prefix` stored longer ago than `ageMs`; returns how many. */
+  deleteOlderThan(prefix: string, ageMs: number): Promise<number>;
 }
 
 /** Keys are slash-separated names of letters, digits, `_`, `-` and `.` (never `..`). */
@@ -50,6 +52,22 @@ export class FileBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.file(key), { force: true });
+  }
+
+  async deleteOlderThan(prefix: string, ageMs: number): Promise<number> {
+    const dir = this.file(prefix);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const cutoff = Date.now() - ageMs;
+    let deleted = 0;
+    for (const name of names) {
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => null);
+      if (info?.isFile() && info.mtimeMs < cutoff) {
+        await rm(file, { force: true });
+        deleted++;
+      }
+    }
+    return deleted;
   }
 }
 
