@@ -45,5 +45,7 @@ export async function ensureBuilt(distDir: string, log: (line: string) => void):
   });
   const status = await new Promise<number | null>((resolve) => build.once("exit", (code) => resolve(code)));
   if (status !== 0) throw new Error(`next build failed (exit ${status})`);
-  writeFileSync(stamp, hash);
+  // Hashed again after the build: `next build` itself may add its type folder to tsconfig.json,
+  // which must not make the next start think the sources changed.
+  writeFileSync(stamp, sourceHash());
 }

@@ -42,8 +42,9 @@ export async function probeAudio(data: Uint8Array): Promise<Probe | null> {
     const info = JSON.parse(out) as { format?: { format_name?: string; duration?: string }; streams?: { codec_type?: string; duration?: string }[] };
     const audio = info.streams?.find((s) => s.codec_type === "audio");
     if (!audio || !info.format?.format_name) return null;
-    const declared = [audio.duration, info.format.duration].find(positive);
-    const seconds = declared ?? (await packetDuration(file));
+    // Billed on the packets actually in the file: a header's declared duration is the client's
+    // claim (and can be made small on purpose), so it is only a fallback.
+    const seconds = (await packetDuration(file)) ?? [audio.duration, info.format.duration].find(positive);
     if (!seconds) return null;
     return { formats: info.format.format_name.split(","), seconds };
   } catch {

@@ -28,8 +28,14 @@ export type UsageEventInput = {
 type Pending = { event: UsageEventInput; resolve: () => void; reject: (err: unknown) => void };
 
 const MAX_BATCH = 500;
+const MAX_INT = 2_147_483_647;
 let queue: Pending[] = [];
 let scheduled = false;
+/** One commit at a time: overlapping batches could lock workspace rows in opposite orders. */
+let committing = false;
+
+/** Counts go into int columns: whole numbers from 0 to 2^31-1, whatever a node reported. */
+const count = (n: number | undefined) => Math.min(MAX_INT, Math.max(0, Math.floor(Number.isFinite(n) ? n! : 0)));
 
 const COLUMNS = [
   "id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens", "outputTokens",
@@ -38,8 +44,8 @@ const COLUMNS = [
 
 function row(e: UsageEventInput): unknown[] {
   return [
-    e.id, e.workspaceId, e.apiKeyId, e.modelId, e.nodeId, e.endpoint, e.inputTokens ?? 0, e.cachedTokens ?? 0, e.outputTokens ?? 0,
-    e.reasoningTokens ?? 0, e.characters ?? 0, e.audioSeconds ?? "0", e.images ?? 0, e.videoSeconds ?? "0", formatMoney(e.cost), e.latencyMs ?? null,
+    e.id, e.workspaceId, e.apiKeyId, e.modelId, e.nodeId, e.endpoint, count(e.inputTokens), count(e.cachedTokens), count(e.outputTokens),
+    count(e.reasoningTokens), count(e.characters), e.audioSeconds ?? "0", count(e.images), e.videoSeconds ?? "0", formatMoney(e.cost), e.latencyMs ?? null,
   ];
 }
 
@@ -72,13 +78,18 @@ async function commit(batch: Pending[]): Promise<void> {
 
 async function flush(): Promise<void> {
   scheduled = false;
+  if (committing) return; // the running commit schedules the next batch when it ends
+  committing = true;
   const batch = queue.splice(0, MAX_BATCH);
-  if (queue.length) schedule();
   try {
     await commit(batch);
     for (const p of batch) p.resolve();
-  } catch (err) {
-    for (const p of batch) p.reject(err);
+  } catch {
+    // One bad event must not cost the others their charge: commit them one by one.
+    for (const p of batch) await commit([p]).then(p.resolve, p.reject);
+  } finally {
+    committing = false;
+    if (queue.length) schedule();
   }
 }
 

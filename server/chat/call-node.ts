@@ -17,15 +17,20 @@ type ChatBody = Record<string, unknown> & { stream_options?: Record<string, unkn
 
 export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const started = performance.now();
-  const { result, routed, release } = await withFailover(row.id, async (r) => {
-    const res = await postJson(r.node, "/chat/completions", JSON.stringify({ ...body, model: r.upstreamModel, stream: false }), signal);
-    try {
-      return JSON.parse(await res.body.text()) as Record<string, unknown>;
-    } catch {
-      // Nothing reached the client yet, so this may still go to another node.
-      throw new UpstreamFailure("protocol", "the node sent an unreadable completion", 502);
-    }
-  });
+  const { result, routed, release } = await withFailover(
+    row.id,
+    async (r) => {
+      const res = await postJson(r.node, "/chat/completions", JSON.stringify({ ...body, model: r.upstreamModel, stream: false }), signal);
+      try {
+        return JSON.parse(await res.body.text()) as Record<string, unknown>;
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        // Nothing reached the client yet, so this may still go to another node.
+        throw new UpstreamFailure("protocol", "the node sent an unreadable completion", 502);
+      }
+    },
+    signal,
+  );
   release();
   const usage = tokenUsage(result.usage as OpenAIUsage | undefined);
   await recordUsage({

@@ -68,6 +68,8 @@ export async function readMultipart(req: Request, spec: MultipartSpec): Promise<
     }
     const pending: Promise<void>[] = [];
     parser.on("file", (name, stream, filename, _enc, mimeType) => {
+      // A body that ends inside a file part makes busboy emit `error` on that part's stream.
+      stream.on("error", () => fail(errors.invalidRequest("The multipart body is malformed (a file part was cut off).", name)));
       if (!spec.files.includes(name) || form.files[name]) return void stream.resume();
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => void (failed || chunks.push(c)));

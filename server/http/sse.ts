@@ -37,10 +37,12 @@ function frame(payload: string, named: boolean): Uint8Array {
 export function sseResponse(payloads: AsyncIterable<string>, requestId: string, options: SseOptions = {}): Response {
   const { named = false, done: withDone = true } = options;
   const iterator = payloads[Symbol.asyncIterator]();
+  let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
+        if (cancelled) return; // the client left while we waited: drain() runs the rest
         if (done) {
           if (withDone) controller.enqueue(DONE);
           controller.close();
@@ -48,6 +50,7 @@ export function sseResponse(payloads: AsyncIterable<string>, requestId: string, 
         }
         controller.enqueue(frame(value, named));
       } catch (err) {
+        if (cancelled) return;
         const known = toGatewayError(err);
         if (!known) console.error(`[${requestId}] stream failed:`, err);
         const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
@@ -57,6 +60,7 @@ export function sseResponse(payloads: AsyncIterable<string>, requestId: string, 
       }
     },
     cancel() {
+      cancelled = true;
       drain(iterator, requestId);
     },
   });

@@ -6,7 +6,7 @@ import { errors } from "../errors";
 import type { Upload } from "../storage/upload";
 
 const FORMATS = new Set(["png", "jpeg", "webp"]);
-const MAX_SIDE = 8192;
+const MAX_SIDE = 4096;
 
 export type CheckedImage = { format: string; width: number; height: number };
 
@@ -14,8 +14,9 @@ export async function checkImage(file: Upload, param: "image" | "mask"): Promise
   let meta: Metadata;
   try {
     meta = await sharp(file.data, { failOn: "error", limitInputPixels: MAX_SIDE * MAX_SIDE }).metadata();
-    // metadata() reads the header only; decode the pixels too, so a truncated file is caught.
-    await sharp(file.data, { failOn: "error", limitInputPixels: MAX_SIDE * MAX_SIDE }).raw().toBuffer();
+    // metadata() reads the header only; decode every pixel too (stats() streams through them
+    // without keeping the image in memory), so a truncated file is caught.
+    await sharp(file.data, { failOn: "error", limitInputPixels: MAX_SIDE * MAX_SIDE }).stats();
   } catch {
     throw errors.invalidRequest(`The \`${param}\` file could not be decoded as an image. It may be corrupted.`, param, "invalid_image");
   }

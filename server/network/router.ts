@@ -3,7 +3,7 @@
 // A failure before any output (connect error, timeout to first byte, 429, 5xx) is retried
 // once on another node.
 import { GatewayError } from "../errors";
-import { UpstreamFailure } from "../providers/openai-compatible/http";
+import { REQUEST_ERRORS, UpstreamFailure } from "../providers/openai-compatible/http";
 import { breakerAllows, recordFailure, recordSuccess } from "./breaker";
 import { getRoutableNodes, type RoutableNode } from "./node-registry";
 
@@ -39,7 +39,9 @@ export function acquire(nodeId: string): () => void {
 }
 
 export function upstreamError(failure: UpstreamFailure): GatewayError {
-  if (failure.kind === "status" && failure.status && failure.status < 500 && failure.status !== 429 && failure.status !== 401 && failure.status !== 403) {
+  // Node answers about the request itself mean the same to the client. Others (401, 402, 403,
+  // 404: the node's own account or catalog) are the gateway's problem: a 502.
+  if (failure.kind === "status" && failure.status && REQUEST_ERRORS.has(failure.status)) {
     // The node refused the request itself (e.g. context too long): pass its words on.
     const body = failure.body as { error?: { message?: string; param?: string | null; code?: string | null } } | null;
     return new GatewayError({
@@ -71,6 +73,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
 export async function withFailover<T>(
   modelId: string,
   attempt: (routed: Routed) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<{ result: T; routed: Routed; release: () => void }> {
   const tried = new Set<string>();
   let lastFailure: UpstreamFailure | undefined;
@@ -86,7 +89,8 @@ export async function withFailover<T>(
       return { result, routed, release };
     } catch (err) {
       release();
-      if (!(err instanceof UpstreamFailure)) throw err;
+      // A call the gateway aborted (a cancelled background response) says nothing about the node.
+      if (signal?.aborted || !(err instanceof UpstreamFailure)) throw err;
       lastFailure = err;
       if (!err.retryable) throw upstreamError(err);
       recordFailure(routed.node.id);

@@ -16,10 +16,18 @@ type Input = { metering: Metering; row: ModelRow; chatRequest: Record<string, un
 type Chunk = { choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[]; usage?: OpenAIUsage | null };
 
 export async function streamResponse({ metering, row, chatRequest, state, inputItems }: Input): Promise<EventStream> {
-  // Failures before the node's first byte are plain HTTP errors, as for any request.
-  const chunks = await streamOnNode(metering, row, chatRequest, true);
   const { ctx } = metering;
+  // Stored before the node is called, so nothing opened on the node can be left unreleased.
   if (state.store) await insertResponse(ctx.principal.workspaceId, ctx.principal.keyId, state, inputItems);
+  let chunks: AsyncGenerator<string>;
+  try {
+    chunks = await streamOnNode(metering, row, chatRequest, true);
+  } catch (err) {
+    // Failures before the node's first byte are plain HTTP errors, as for any request.
+    const error = err instanceof GatewayError ? { code: err.code, message: err.message } : { code: "server_error", message: "The node could not be reached." };
+    if (state.store) await settleResponse(state.id, { ...state, status: "failed", error, completedAt: new Date() }).catch(() => undefined);
+    throw err;
+  }
 
   async function* events(): AsyncGenerator<string> {
     let sequence = 0;
@@ -65,7 +73,7 @@ export async function streamResponse({ metering, row, chatRequest, state, inputI
       state.status = "failed";
       state.error = err instanceof GatewayError ? { code: err.code, message: err.message } : { code: "server_error", message: "The stream failed." };
       state.completedAt = new Date();
-      if (state.store) await settleResponse(state.id, state);
+      if (state.store) await settleResponse(state.id, state).catch((e) => console.error("could not store a failed response:", e));
       yield event("response.failed", { response: toResponseObject(state) });
       return;
     }
@@ -83,7 +91,8 @@ export async function streamResponse({ metering, row, chatRequest, state, inputI
     const outcome = outcomeOf(finish);
     const output = [message, ...calls.values()].filter((i): i is NonNullable<typeof i> => !!i).sort((a, b) => a.index - b.index).map(item);
     Object.assign(state, { output, usage: responsesUsage(usage), status: outcome.status, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
-    if (state.store) await settleResponse(state.id, state);
+    // The call is billed and its output produced: a failed write must not take the terminal event away.
+    if (state.store) await settleResponse(state.id, state).catch((e) => console.error("could not store a completed response:", e));
     yield event(outcome.status === "completed" ? "response.completed" : "response.incomplete", { response: toResponseObject(state) });
   }
   return new EventStream(events(), { named: true, done: false });

@@ -1,5 +1,7 @@
 // The audio and image endpoints against the built-in node's real models (local-tts, local-stt,
 // local-image).
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { toFile } from "openai";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -25,6 +27,20 @@ describe("built-in node media models", () => {
     const event = await usageEvent(res.response.headers.get("x-request-id"));
     expect(formatMoney(event!.audioSeconds)).toBe("3");
     expect(formatMoney(event!.cost)).toBe("0.0003");
+  });
+
+  it("local-stt: a file whose header understates its length is billed on its decoded packets", async () => {
+    // 3 s at 320 kb/s then 60 s at 8 kb/s, without a Xing header: estimated from the first
+    // frame's bitrate, the file "lasts" about 4.5 s; its packets last 63 s.
+    const ffmpeg = createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg").path as string;
+    const mp3 = (seconds: number, bitrate: string) =>
+      execFileSync(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-ar", "22050", "-b:a", bitrate, "-write_xing", "0", "-f", "mp3", "-"]);
+    const upload = Buffer.concat([mp3(3, "320k"), mp3(60, "8k")]);
+    const { openai } = await newWorkspace("1");
+    const res = await openai.audio.transcriptions.create({ model: "local-stt", file: await toFile(upload, "joined.mp3") }).withResponse();
+    const event = await usageEvent(res.response.headers.get("x-request-id"));
+    expect(Number(event!.audioSeconds)).toBeGreaterThan(62);
+    expect(Number(event!.audioSeconds)).toBeLessThan(64);
   });
 
   it("local-image: generations, edits and variations, billed per image", async () => {

@@ -7,6 +7,9 @@ import { authHeaders } from "./list-models";
 export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
 
+/** Statuses that are about the request itself: passed on to the client, never retried. */
+export const REQUEST_ERRORS = new Set([400, 413, 422]);
+
 /** Why a node call failed. `beforeOutput` failures may be retried on another node. */
 export class UpstreamFailure extends Error {
   constructor(
@@ -19,9 +22,12 @@ export class UpstreamFailure extends Error {
     super(message);
   }
 
-  /** A connect error, a timeout to first byte, a 429 or a 5xx: another node may do better. */
+  /**
+   * A connect error, a timeout to first byte, a 429, a 5xx, or a node-side 401/402/403/404 (its
+   * own account or catalog): another node may do better. A 400/413/422 would fail anywhere.
+   */
   get retryable(): boolean {
-    return this.kind === "connect" || this.kind === "timeout" || this.status === 429 || (this.status ?? 0) >= 500;
+    return this.kind !== "status" || !REQUEST_ERRORS.has(this.status ?? 0);
   }
 }
 
