@@ -1,25 +1,13 @@
 // Server-sent events: each payload is written as `data: <payload>` the moment it is produced,
 // then exactly one `data: [DONE]`. A failure after the stream started becomes a frame holding
 // the error object, then `data: [DONE]`. When the client goes away, the producer is still run to
-// its end (it finishes reading the node and bills), bounded by STREAM_DRAIN_TIMEOUT_MS.
-import { env } from "../env";
+// its end (drain.ts): it finishes reading the node and bills.
+import { drainAfterDisconnect } from "./drain";
 import { GatewayError } from "../errors";
 import { errorBody, toGatewayError } from "./error-adapter";
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode("data: [DONE]\n\n");
-
-function drain(iterator: AsyncIterator<string>, requestId: string): void {
-  const deadline = Date.now() + env.STREAM_DRAIN_TIMEOUT_MS;
-  void (async () => {
-    try {
-      while (Date.now() < deadline && !(await iterator.next()).done);
-      if (Date.now() >= deadline) await iterator.return?.();
-    } catch (err) {
-      if (!(err instanceof GatewayError)) console.error(`[${requestId}] stream failed after the client left:`, err);
-    }
-  })();
-}
 
 export type SseOptions = {
   /** Write `event: <type>` lines, the type read from each payload (the responses API's events). */
@@ -61,7 +49,7 @@ export function sseResponse(payloads: AsyncIterable<string>, requestId: string, 
     },
     cancel() {
       cancelled = true;
-      drain(iterator, requestId);
+      drainAfterDisconnect(iterator, requestId);
     },
   });
   return new Response(stream, {
