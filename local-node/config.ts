@@ -14,6 +14,10 @@ export const LocalNodeEnvSchema = z.object({
   LOCAL_NODE_TOKEN_DELAY_MS: ms(0),
   /** Pause before the first byte of every chat and embeddings answer (ms). */
   LOCAL_NODE_LATENCY_MS: ms(0),
+  /** Pause before every video render starts (ms): for crash-safety tests of the gateway. */
+  LOCAL_NODE_VIDEO_DELAY_MS: ms(0),
+  /** Video renders running at once; further jobs wait queued. */
+  LOCAL_NODE_VIDEO_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
 });
 
 export type LocalNodeConfig = {
@@ -22,6 +26,8 @@ export type LocalNodeConfig = {
   apiKey?: string;
   tokenDelayMs: number;
   latencyMs: number;
+  videoDelayMs: number;
+  videoConcurrency: number;
 };
 
 export function readConfig(source: NodeJS.ProcessEnv = process.env): LocalNodeConfig {
@@ -37,5 +43,7 @@ export function readConfig(source: NodeJS.ProcessEnv = process.env): LocalNodeCo
     apiKey: env.LOCAL_NODE_API_KEY,
     tokenDelayMs: env.LOCAL_NODE_TOKEN_DELAY_MS,
     latencyMs: env.LOCAL_NODE_LATENCY_MS,
+    videoDelayMs: env.LOCAL_NODE_VIDEO_DELAY_MS,
+    videoConcurrency: env.LOCAL_NODE_VIDEO_CONCURRENCY,
   };
 }

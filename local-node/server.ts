@@ -9,6 +9,8 @@ import { imageGenerations } from "./images";
 import { speech } from "./speech";
 import { transcriptions } from "./transcriptions";
 import { ApiError, error, send, sendError } from "./http";
+import { VideoStore } from "./video-jobs";
+import { createVideo, deleteVideo, getVideo, listVideos, videoContent } from "./videos";
 import "./tokenizer"; // loads the BPE ranks now, not on the first request
 
 export type LocalNodeOptions = {
@@ -17,13 +19,18 @@ export type LocalNodeOptions = {
   tokenDelayMs?: number;
   /** Pause before the first byte of every chat and embeddings answer (ms). Default 0. */
   latencyMs?: number;
+  /** Pause before every video render starts (ms). Default 0. */
+  videoDelayMs?: number;
+  /** Video renders running at once; the others wait queued. Default 2. */
+  videoConcurrency?: number;
 };
 
 type Route = (req: IncomingMessage, res: ServerResponse, match: RegExpMatchArray) => void | Promise<void>;
 
 const startedAt = performance.now();
 
-function routes(options: LocalNodeOptions): [string, RegExp, Route][] {
+function routes(options: LocalNodeOptions, videos: VideoStore): [string, RegExp, Route][] {
+  const id = (m: RegExpMatchArray) => decodeURIComponent(m[1] ?? "");
   const timing = { tokenDelayMs: options.tokenDelayMs ?? 0, latencyMs: options.latencyMs ?? 0 };
   return [
     ["GET", /^\/v1\/models$/, (_req, res) => send(res, 200, { object: "list", data: MODELS })],
@@ -44,12 +51,18 @@ function routes(options: LocalNodeOptions): [string, RegExp, Route][] {
     ["POST", /^\/v1\/images\/generations$/, (req, res) => imageGenerations(req, res)],
     ["POST", /^\/v1\/images\/edits$/, (req, res) => imageEdits(req, res)],
     ["POST", /^\/v1\/images\/variations$/, (req, res) => imageVariations(req, res)],
+    ["POST", /^\/v1\/videos$/, (req, res) => createVideo(req, res, videos)],
+    ["GET", /^\/v1\/videos$/, (req, res) => listVideos(req, res, videos)],
+    ["GET", /^\/v1\/videos\/([^/]+)$/, (_req, res, m) => getVideo(res, videos, id(m))],
+    ["DELETE", /^\/v1\/videos\/([^/]+)$/, (_req, res, m) => deleteVideo(res, videos, id(m))],
+    ["GET", /^\/v1\/videos\/([^/]+)\/content$/, (req, res, m) => videoContent(req, res, videos, id(m))],
   ];
 }
 
 export function createLocalNode(options: LocalNodeOptions = {}): Server {
-  const table = routes(options);
-  return createServer((req, res) => {
+  const videos = new VideoStore({ delayMs: options.videoDelayMs ?? 0, concurrency: options.videoConcurrency ?? 2 });
+  const table = routes(options, videos);
+  const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (path === "/health") return send(res, 200, { ok: true, uptimeMs: Math.round(performance.now() - startedAt) });
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -65,4 +78,6 @@ export function createLocalNode(options: LocalNodeOptions = {}): Server {
       else error(res, 500, "internal_error", err.message);
     });
   });
+  server.once("close", () => videos.close()); // stops renders, removes the rendered files
+  return server;
 }
