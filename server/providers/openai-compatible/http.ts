@@ -33,7 +33,7 @@ export class UpstreamFailure extends Error {
 
 const pools = new Map<string, Pool>();
 
-function poolFor(origin: string): Pool {
+export function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool) {
     pool = new Pool(origin, {
@@ -71,18 +71,21 @@ export async function postJson(target: UpstreamTarget, path: string, body: strin
   } catch (err) {
     throw classify(err);
   }
-  if (res.statusCode >= 400) {
-    const text = await res.body.text().catch(() => "");
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep null
-    }
-    const retryAfter = res.headers["retry-after"];
-    throw new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, typeof retryAfter === "string" ? retryAfter : undefined);
-  }
+  if (res.statusCode >= 400) throw await failureOf(res);
   return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */
+export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
+  const text = await res.body.text().catch(() => "");
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep null
+  }
+  const retryAfter = res.headers["retry-after"];
+  return new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, typeof retryAfter === "string" ? retryAfter : undefined);
 }
 
 export { classify as classifyUpstreamError };
