@@ -9,6 +9,9 @@ let started = false;
 export function startBackground(): void {
   if (started) return;
   started = true;
+  // If whoever reads our output goes away (a parent killed with -9), writes fail with EPIPE.
+  // Unhandled, each failure is reported... by writing to the same dead stream, in a hot loop.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   startHealthChecks();
   setInterval(() => sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err)), 60_000).unref();
   // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.

@@ -38,8 +38,14 @@ async function ready(s: Started, timeoutMs = 90_000): Promise<void> {
 }
 
 
-afterAll(() => {
-  for (const p of running) if (p.exitCode === null) p.kill("SIGKILL");
+afterAll(async () => {
+  // A start still running (a failed test) is asked to stop everything it started; only a start
+  // that does not stop in time is killed outright.
+  const left = running.filter((p) => p.exitCode === null && p.signalCode === null);
+  for (const p of left) p.kill("SIGTERM");
+  const exited = Promise.all(left.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r)))));
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+  for (const p of running) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
   rmSync(scratch, { recursive: true, force: true });
 });
 
