@@ -1,11 +1,11 @@
 // POST /v1/audio/speech: routed like chat; the node's audio bytes are relayed as they arrive.
 // Billed on the input's characters; the event is committed before the last byte is sent, and a
 // node that breaks off mid-stream costs nothing (the client's connection is broken off too).
-import type { CallContext } from "../chat/call-node";
+import type { CallContext } from "../auth/principal";
 import { BinaryBody } from "../binary-body";
 import { assertCanSpend } from "../billing/balance-cache";
 import { characterCost, characterCount } from "../billing/media-pricing";
-import { recordUsage } from "../billing/meter";
+import { meteringFor, recordCall } from "../billing/meter";
 import { resolveModel } from "../catalog/models";
 import { upstreamError, withFailover } from "../network/router";
 import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";
@@ -31,17 +31,7 @@ export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promis
   );
   const characters = characterCount(req.input);
   const bill = () =>
-    recordUsage({
-      id: ctx.requestId,
-      workspaceId: ctx.principal.workspaceId,
-      apiKeyId: ctx.principal.keyId,
-      modelId: row.id,
-      nodeId: routed.node.id,
-      endpoint: "/v1/audio/speech",
-      characters,
-      cost: characterCost(row, characters),
-      latencyMs: Math.round(performance.now() - started),
-    });
+    recordCall(meteringFor(ctx, "/v1/audio/speech"), { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });
   async function* relay(): AsyncGenerator<Uint8Array> {
     let held: Uint8Array | undefined;
     try {

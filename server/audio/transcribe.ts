@@ -1,11 +1,11 @@
 // POST /v1/audio/transcriptions and /translations: the gateway decodes the uploaded audio's real
 // duration (and refuses what it cannot decode), re-sends the file to a node as multipart, and
 // passes the node's transcript on. Billed `per_audio_second` × the decoded duration.
-import type { CallContext } from "../chat/call-node";
+import type { CallContext } from "../auth/principal";
 import { BinaryBody } from "../binary-body";
 import { assertCanSpend } from "../billing/balance-cache";
 import { audioSecondsCost } from "../billing/media-pricing";
-import { recordUsage } from "../billing/meter";
+import { meteringFor, recordCall } from "../billing/meter";
 import { resolveModel } from "../catalog/models";
 import { errors } from "../errors";
 import { withFailover } from "../network/router";
@@ -51,17 +51,7 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   });
   release();
   const answer = shapeTranscript(result.text, req.response_format, task, seconds);
-  await recordUsage({
-    id: ctx.requestId,
-    workspaceId: ctx.principal.workspaceId,
-    apiKeyId: ctx.principal.keyId,
-    modelId: row.id,
-    nodeId: routed.node.id,
-    endpoint,
-    audioSeconds: seconds,
-    cost: audioSecondsCost(row, seconds),
-    latencyMs: Math.round(performance.now() - started),
-  });
+  await recordCall(meteringFor(ctx, endpoint), { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });
   return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
 }
 

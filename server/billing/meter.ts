@@ -2,6 +2,7 @@
 // same few milliseconds are committed together by ONE statement that inserts them (idempotent on
 // the event id) and lowers each workspace's balance by exactly the sum of the events inserted.
 // record() resolves only once its event is committed, so callers can hold their last byte.
+import type { CallContext } from "../auth/principal";
 import { db } from "../db/client";
 import { formatMoney, type Money } from "../money";
 import { noteBalance } from "./balance-cache";
@@ -106,3 +107,25 @@ export function recordUsage(event: UsageEventInput): Promise<void> {
     schedule();
   });
 }
+
+/** Who pays for a call, and under which idempotency key (the request id, or e.g. a response id). */
+export type Metering = { ctx: CallContext; eventId: string; endpoint: string };
+
+type Units = Omit<UsageEventInput, "id" | "workspaceId" | "apiKeyId" | "modelId" | "nodeId" | "endpoint" | "latencyMs">;
+
+/** Records a finished call: its payer, model, node and duration (from `started`), and its units and cost. */
+export function recordCall(m: Metering, call: { modelId: string; nodeId: string; started: number }, units: Units): Promise<void> {
+  return recordUsage({
+    id: m.eventId,
+    workspaceId: m.ctx.principal.workspaceId,
+    apiKeyId: m.ctx.principal.keyId,
+    modelId: call.modelId,
+    nodeId: call.nodeId,
+    endpoint: m.endpoint,
+    latencyMs: Math.round(performance.now() - call.started),
+    ...units,
+  });
+}
+
+/** The usual metering of a request: billed under its request id. */
+export const meteringFor = (ctx: CallContext, endpoint: string): Metering => ({ ctx, eventId: ctx.requestId, endpoint });

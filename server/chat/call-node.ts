@@ -1,17 +1,13 @@
 // A chat completion call to a node, metered: the shared core of /v1/chat/completions and of the
 // responses API (which translates to chat completions for nodes that only speak that).
-import { recordUsage } from "../billing/meter";
+import { recordCall, type Metering } from "../billing/meter";
 import { tokenCost } from "../billing/pricing";
 import type { ModelRow } from "../catalog/model-row";
 import { withFailover } from "../network/router";
 import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";
-import type { Principal } from "../auth/principal";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
 import { relayChatStream } from "./relay-stream";
 
-export type CallContext = { principal: Principal; requestId: string };
-/** Who pays and under which idempotency key (the request id, or the response id). */
-export type Metering = { ctx: CallContext; eventId: string; endpoint: string };
 
 type ChatBody = Record<string, unknown> & { stream_options?: Record<string, unknown> | null };
 
@@ -33,17 +29,7 @@ export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody,
   );
   release();
   const usage = tokenUsage(result.usage as OpenAIUsage | undefined);
-  await recordUsage({
-    id: m.eventId,
-    workspaceId: m.ctx.principal.workspaceId,
-    apiKeyId: m.ctx.principal.keyId,
-    modelId: row.id,
-    nodeId: routed.node.id,
-    endpoint: m.endpoint,
-    ...usage,
-    cost: tokenCost(row, usage),
-    latencyMs: Math.round(performance.now() - started),
-  });
+  await recordCall(m, { modelId: row.id, nodeId: routed.node.id, started }, { ...usage, cost: tokenCost(row, usage) });
   return result;
 }
 

@@ -3,17 +3,17 @@
 import { assertCanSpend } from "../billing/balance-cache";
 import { resolveModel } from "../catalog/models";
 import { assertChatCapable } from "./capabilities";
-import { completeOnNode, streamOnNode, type CallContext } from "./call-node";
+import type { CallContext } from "../auth/principal";
+import { meteringFor } from "../billing/meter";
+import { completeOnNode, streamOnNode } from "./call-node";
 import { normalizeCompletion } from "./completion-shape";
 import type { ChatCompletionRequest } from "./schema";
-
-export type { CallContext } from "./call-node";
 
 export async function createChatCompletion(ctx: CallContext, req: ChatCompletionRequest): Promise<Record<string, unknown> | AsyncIterable<string>> {
   const { row } = await resolveModel(req.model);
   assertChatCapable(row, req);
   await assertCanSpend(ctx.principal.workspaceId);
-  const metering = { ctx, eventId: ctx.requestId, endpoint: "/v1/chat/completions" };
+  const metering = meteringFor(ctx, "/v1/chat/completions");
   if (req.stream) return streamOnNode(metering, row, req, req.stream_options?.include_usage === true);
   return normalizeCompletion(await completeOnNode(metering, row, req), row.id);
 }

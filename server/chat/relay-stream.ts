@@ -5,12 +5,12 @@
 // left, the stream is still read to its end by the SSE writer, so the bill is what the node
 // really produced.
 import type { Dispatcher } from "undici";
-import { recordUsage } from "../billing/meter";
+import { recordCall } from "../billing/meter";
 import { tokenCost } from "../billing/pricing";
 import type { ModelRow } from "../catalog/model-row";
 import { GatewayError } from "../errors";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
-import type { Metering } from "./call-node";
+import type { Metering } from "../billing/meter";
 
 type RelayInput = {
   body: Dispatcher.ResponseData["body"];
@@ -84,15 +84,5 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
   }
   if (!finished) throw midStreamFailure("The node's stream ended without completing.");
   const tokens = tokenUsage(usage);
-  await recordUsage({
-    id: metering.eventId,
-    workspaceId: metering.ctx.principal.workspaceId,
-    apiKeyId: metering.ctx.principal.keyId,
-    modelId: row.id,
-    nodeId: input.nodeId,
-    endpoint: metering.endpoint,
-    ...tokens,
-    cost: tokenCost(row, tokens),
-    latencyMs: Math.round(performance.now() - input.started),
-  });
+  await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
 }

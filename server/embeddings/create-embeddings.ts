@@ -1,9 +1,9 @@
 // POST /v1/embeddings: routed like chat, billed on the input tokens the node reports.
-import { recordUsage } from "../billing/meter";
+import { meteringFor, recordCall } from "../billing/meter";
 import { assertCanSpend } from "../billing/balance-cache";
 import { tokenCost } from "../billing/pricing";
 import { resolveModel } from "../catalog/models";
-import type { CallContext } from "../chat/call-node";
+import type { CallContext } from "../auth/principal";
 import { errors } from "../errors";
 import { withFailover } from "../network/router";
 import { postJson, UpstreamFailure } from "../providers/openai-compatible/http";
@@ -27,16 +27,6 @@ export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest)
   release();
   const inputTokens = result.usage?.prompt_tokens ?? 0;
   const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-  await recordUsage({
-    id: ctx.requestId,
-    workspaceId: ctx.principal.workspaceId,
-    apiKeyId: ctx.principal.keyId,
-    modelId: row.id,
-    nodeId: routed.node.id,
-    endpoint: "/v1/embeddings",
-    inputTokens,
-    cost: tokenCost(row, usage),
-    latencyMs: Math.round(performance.now() - started),
-  });
+  await recordCall(meteringFor(ctx, "/v1/embeddings"), { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, cost: tokenCost(row, usage) });
   return { ...result, object: "list", model: row.id, usage: { prompt_tokens: inputTokens, total_tokens: result.usage?.total_tokens ?? inputTokens } };
 }

@@ -1,10 +1,10 @@
 // POST /v1/images/generations, /edits and /variations: routed like chat, the node always asked
 // for b64_json; billed `per_image` × the images returned.
-import type { CallContext } from "../chat/call-node";
+import type { CallContext } from "../auth/principal";
 import { requireModelType } from "../audio/model-type";
 import { assertCanSpend } from "../billing/balance-cache";
 import { imageCost } from "../billing/media-pricing";
-import { recordUsage } from "../billing/meter";
+import { meteringFor, recordCall } from "../billing/meter";
 import { getCatalog } from "../catalog/catalog-cache";
 import type { ModelRow } from "../catalog/model-row";
 import { resolveModel } from "../catalog/models";
@@ -53,17 +53,7 @@ async function run(
   release();
   const images = nodeImages(result);
   const data = await deliverImages(images, req.response_format, req.origin);
-  await recordUsage({
-    id: ctx.requestId,
-    workspaceId: ctx.principal.workspaceId,
-    apiKeyId: ctx.principal.keyId,
-    modelId: row.id,
-    nodeId: routed.node.id,
-    endpoint,
-    images: data.length,
-    cost: imageCost(row, data.length),
-    latencyMs: Math.round(performance.now() - started),
-  });
+  await recordCall(meteringFor(ctx, endpoint), { modelId: row.id, nodeId: routed.node.id, started }, { images: data.length, cost: imageCost(row, data.length) });
   const created = (result as { created?: unknown }).created;
   return { created: typeof created === "number" ? created : Math.floor(Date.now() / 1000), data };
 }

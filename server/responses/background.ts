@@ -4,7 +4,8 @@
 // response runs loses that run: the sweeper marks it failed (background_interrupted) once it
 // has been open longer than BACKGROUND_RESPONSE_TIMEOUT_MS; the interrupted run costs nothing.
 import type { ModelRow } from "../catalog/model-row";
-import { completeOnNode, type Metering } from "../chat/call-node";
+import type { Metering } from "../billing/meter";
+import { completeOnNode } from "../chat/call-node";
 import { db } from "../db/client";
 import { GatewayError } from "../errors";
 import { settleResponse } from "./store";

@@ -2,7 +2,8 @@
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
 import { assertCanSpend } from "../billing/balance-cache";
 import { resolveModel } from "../catalog/models";
-import { completeOnNode, type CallContext } from "../chat/call-node";
+import type { CallContext } from "../auth/principal";
+import { completeOnNode } from "../chat/call-node";
 import { assertChatCapable } from "../chat/capabilities";
 import type { ChatCompletionRequest } from "../chat/schema";
 import { errors, GatewayError } from "../errors";

@@ -3,7 +3,8 @@
 // response.output_text.delta (and function-call argument deltas), their .done events, then
 // exactly one of response.completed, response.incomplete or response.failed.
 import type { ModelRow } from "../catalog/model-row";
-import { streamOnNode, type Metering } from "../chat/call-node";
+import type { Metering } from "../billing/meter";
+import { streamOnNode } from "../chat/call-node";
 import type { OpenAIUsage } from "../chat/completion-shape";
 import { GatewayError } from "../errors";
 import { EventStream } from "../event-stream";
