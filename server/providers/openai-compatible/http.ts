@@ -33,7 +33,7 @@ export class UpstreamFailure extends Error {
 
 const pools = new Map<string, Pool>();
 
-export function poolFor(origin: string): Pool {
+function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool) {
     pool = new Pool(origin, {
@@ -54,15 +54,15 @@ function classify(err: unknown): UpstreamFailure {
   return new UpstreamFailure("connect", "could not reach the node");
 }
 
-/** POSTs a JSON body; resolves once the node's status and headers arrived (its first byte). */
-export async function postJson(target: UpstreamTarget, path: string, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+/** POSTs a body; resolves once the node's status and headers arrived (its first byte). */
+export async function post(target: UpstreamTarget, path: string, body: Dispatcher.DispatchOptions["body"], headers: Record<string, string>, signal?: AbortSignal): Promise<UpstreamResponse> {
   const url = new URL(`${target.baseUrl}${path}`);
   let res: Dispatcher.ResponseData;
   try {
     res = await poolFor(url.origin).request({
       method: "POST",
       path: url.pathname + url.search,
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...authHeaders(target.apiKey) },
+      headers: { ...headers, ...authHeaders(target.apiKey) },
       body,
       signal,
       headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
@@ -75,8 +75,13 @@ export async function postJson(target: UpstreamTarget, path: string, body: strin
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 
+/** POSTs a JSON body (chat, responses, embeddings, speech, image generations). */
+export function postJson(target: UpstreamTarget, path: string, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+  return post(target, path, body, { "content-type": "application/json", accept: "application/json, text/event-stream" }, signal);
+}
+
 /** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */
-export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
+async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
   const text = await res.body.text().catch(() => "");
   let parsed: unknown = null;
   try {
@@ -88,4 +93,3 @@ export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamF
   return new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, typeof retryAfter === "string" ? retryAfter : undefined);
 }
 
-export { classify as classifyUpstreamError };
