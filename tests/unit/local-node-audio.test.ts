@@ -4,18 +4,12 @@
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FFPROBE, run, withTempFile } from "../../local-node/ffmpeg";
-import { startLocalNode, type RunningNode } from "../../local-node/listen";
+import { node, openai, useLocalNode, apiError } from "../local-node-fixture";
 import { recognizerAvailable } from "../../local-node/recognizer";
 
-let node: RunningNode;
-let openai: OpenAI;
 const SENTENCE = "The quick brown fox jumps over the lazy dog. Speech from the local node is real.";
 
-beforeAll(async () => {
-  node = await startLocalNode();
-  openai = new OpenAI({ apiKey: "x", baseURL: `${node.url}/v1`, maxRetries: 0 });
-});
-afterAll(() => node?.close());
+useLocalNode();
 
 async function speak(input: string, response_format: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm" = "wav", extra: { speed?: number; voice?: string } = {}) {
   const r = await openai.audio.speech.create({ model: "local-tts", voice: extra.voice ?? "alloy", input, response_format, speed: extra.speed });
@@ -29,15 +23,6 @@ async function probeDuration(bytes: Buffer): Promise<number> {
     const ends = r.stdout.toString().trim().split("\n").map((line) => line.split(",").map(Number).reduce((a, b) => a + b, 0));
     return Math.max(...ends);
   });
-}
-
-async function apiError(p: Promise<unknown>): Promise<{ status?: number; code?: string | null; param?: string | null }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as { status?: number; code?: string | null; param?: string | null };
-  }
-  throw new Error("expected an error");
 }
 
 describe("local node speech", () => {

@@ -3,18 +3,13 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalNode, type RunningNode } from "../../local-node/listen";
+import { startLocalNode } from "../../local-node/listen";
+import { node, openai, useLocalNode } from "../local-node-fixture";
 import { encode } from "../../local-node/tokenizer";
 
 const MODEL = "local-chat-sim";
-let node: RunningNode;
-let openai: OpenAI;
 
-beforeAll(async () => {
-  node = await startLocalNode();
-  openai = new OpenAI({ apiKey: "x", baseURL: `${node.url}/v1`, maxRetries: 0 });
-});
-afterAll(() => node?.close());
+useLocalNode();
 
 const user = (content: string): ChatCompletionMessageParam[] => [{ role: "user", content }];
 

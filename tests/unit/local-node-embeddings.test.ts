@@ -2,18 +2,12 @@
 // (which asks for base64 and decodes it) and with raw fetch. Starts its own node.
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalNode, type RunningNode } from "../../local-node/listen";
+import { node, openai, useLocalNode } from "../local-node-fixture";
 import { encode } from "../../local-node/tokenizer";
 
 const MODEL = "local-embed-ngram";
-let node: RunningNode;
-let openai: OpenAI;
 
-beforeAll(async () => {
-  node = await startLocalNode();
-  openai = new OpenAI({ apiKey: "x", baseURL: `${node.url}/v1`, maxRetries: 0 });
-});
-afterAll(() => node?.close());
+useLocalNode();
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 const norm = (a: number[]) => Math.sqrt(dot(a, a));

@@ -4,17 +4,11 @@
 import OpenAI, { toFile } from "openai";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalNode, type RunningNode } from "../../local-node/listen";
+import { node, openai, useLocalNode, apiError } from "../local-node-fixture";
 
-let node: RunningNode;
-let openai: OpenAI;
 const PROMPT = "A lighthouse on a rocky coast under a violet sky";
 
-beforeAll(async () => {
-  node = await startLocalNode();
-  openai = new OpenAI({ apiKey: "x", baseURL: `${node.url}/v1`, maxRetries: 0 });
-});
-afterAll(() => node?.close());
+useLocalNode();
 
 const bytesOf = (d: { b64_json?: string } | undefined) => Buffer.from(d!.b64_json!, "base64");
 const raw = async (img: Buffer) => (await sharp(img).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
@@ -30,15 +24,6 @@ function meanDiff(a: Buffer, b: Buffer, from = 0, to = a.length): number {
 function picture(width = 256, height = 256): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#103060"/><stop offset="1" stop-color="#f0c040"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><rect x="40" y="40" width="80" height="80" fill="#20a040"/></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-async function apiError(p: Promise<unknown>): Promise<{ status?: number; code?: string | null; param?: string | null }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as { status?: number; code?: string | null; param?: string | null };
-  }
-  throw new Error("expected an error");
 }
 
 describe("local node image generations", () => {
