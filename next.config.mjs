@@ -5,7 +5,7 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Server-only packages loaded from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@ffprobe-installer/ffprobe", "sharp"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@ffprobe-installer/ffprobe", "sharp", "pg-boss", "@aws-sdk/client-s3", "@aws-sdk/lib-storage"],
   typescript: { tsconfigPath: "tsconfig.json" },
 };
 

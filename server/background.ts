@@ -3,6 +3,7 @@ import { startHealthChecks } from "./network/health-check";
 import { env } from "./env";
 import { sweepInterruptedResponses } from "./responses/background";
 import { blobStore } from "./storage/blob-store";
+import { startVideoSweeps, startVideoWorkers } from "./videos/workers";
 
 let started = false;
 
@@ -13,6 +14,9 @@ export function startBackground(): void {
   // Unhandled, each failure is reported... by writing to the same dead stream, in a hot loop.
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   startHealthChecks();
+  // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
+  startVideoWorkers(env.VIDEO_WORKERS).catch((err) => console.error("video workers failed to start:", err));
+  startVideoSweeps();
   setInterval(() => sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err)), 60_000).unref();
   // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.
   setInterval(

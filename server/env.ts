@@ -47,6 +47,34 @@ export const EnvSchema = z.object({
   BREAKER_COOLDOWN_MS: int(30_000),
   /** Credits (USD) of the demo workspace created on the first start. */
   DEMO_CREDITS: z.string().regex(/^\d+(\.\d+)?$/).default("25"),
+  /** Where blobs (images, videos) are kept: `fs` (DATA_DIR/blobs) or `s3` (any S3-compatible storage). */
+  BLOB_STORE: z.enum(["fs", "s3"]).default("fs"),
+  S3_BUCKET: z.string().optional(),
+  /** Endpoint of an S3-compatible service (MinIO, R2, ...); unset: AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** "true" for services that need path-style URLs (most S3-compatible servers). */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  /** Prefix put before every key in the bucket, e.g. `gateway/`. */
+  S3_PREFIX: z.string().default(""),
+  /** Video render workers run inside each gateway process (how many jobs at once; 0: none, use `npm run worker`). */
+  VIDEO_WORKERS: int(2),
+  /** A job not finished this long after it was created ends `failed` with code `timeout`, uncharged (seconds). */
+  VIDEO_JOB_TIMEOUT_SECONDS: int(3600),
+  /** How long a finished job and its video are kept (seconds); then the video is deleted and the job answers 404. */
+  VIDEO_RETENTION_SECONDS: int(24 * 3600),
+  /** How often a worker asks the node how a render is going (ms). */
+  VIDEO_POLL_INTERVAL_MS: int(1000),
+  /** A worker that has not reported for this long is presumed dead and its job is retried (seconds, >= 10). */
+  VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
+  /** How often job timeouts and dead workers are looked for (seconds). */
+  JOB_MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
+  /** How often idle workers look for jobs besides being woken by NOTIFY (seconds). */
+  JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(5),
+  /** Largest video accepted from a node (bytes). */
+  MAX_VIDEO_BYTES: int(1024 * 1024 * 1024),
   /** Folder of the Next.js build used by `npm start`. */
   NEXT_DIST_DIR: z.string().default(".next"),
 });
@@ -59,6 +87,7 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
   }
+  if (result.data.BLOB_STORE === "s3" && !result.data.S3_BUCKET) throw new Error("Invalid environment:\n  S3_BUCKET: required when BLOB_STORE=s3");
   return result.data;
 }
 

@@ -25,3 +25,22 @@ export function audioSecondsCost(row: ModelRow, seconds: string): MoneyT {
 export function imageCost(row: ModelRow, images: number): MoneyT {
   return money(row.pricePerImage).times(images);
 }
+
+/** The prices a video job was created under (kept on the job, so a later price change does not touch it). */
+export type VideoPrice = { perVideoSecond: string; multiplier: string; fps: number };
+
+/** Places of the stored amounts (numeric(38,18)): video costs are rounded half-even to 10^-18 USD. */
+const VIDEO_COST_PLACES = 18;
+
+/**
+ * Video: seconds × fps ÷ 24 × `per_video_second` × the size's `price_multiplier`, in exact
+ * decimals, rounded half-even to 18 places (the ÷ 24 can leave an endless fraction).
+ */
+export function videoCost(price: VideoPrice, seconds: MoneyT | string | number): MoneyT {
+  return money(seconds)
+    .times(price.fps)
+    .times(money(price.perVideoSecond))
+    .times(money(price.multiplier))
+    .dividedBy(24)
+    .toDecimalPlaces(VIDEO_COST_PLACES, Money.ROUND_HALF_EVEN);
+}

@@ -6,8 +6,9 @@ import { toGatewayError } from "./error-adapter";
 
 export function binaryResponse(result: BinaryBody, requestId: string): Response {
   const headers = { "content-type": result.contentType, "x-request-id": requestId, ...result.headers };
+  const status = result.options.status ?? 200;
   if (typeof result.body === "string" || result.body instanceof Uint8Array) {
-    return new Response(result.body as BodyInit, { status: 200, headers });
+    return new Response(result.body as BodyInit, { status, headers });
   }
   const iterator = result.body[Symbol.asyncIterator]();
   let cancelled = false;
@@ -26,8 +27,9 @@ export function binaryResponse(result: BinaryBody, requestId: string): Response 
     },
     cancel() {
       cancelled = true;
-      drainAfterDisconnect(iterator, requestId);
+      if (result.options.drain === false) void iterator.return?.();
+      else drainAfterDisconnect(iterator, requestId);
     },
   });
-  return new Response(stream, { status: 200, headers: { ...headers, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } });
+  return new Response(stream, { status, headers: { ...headers, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } });
 }

@@ -7,6 +7,7 @@ import { imagesRouter } from "./routers/images";
 import { modelsRouter } from "./routers/models";
 import { networkRouter } from "./routers/network";
 import { responsesRouter } from "./routers/responses";
+import { videosRouter } from "./routers/videos";
 
 export const appRouter = router({
   audio: audioRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   models: modelsRouter,
   network: networkRouter,
   responses: responsesRouter,
+  videos: videosRouter,
 });
 export type AppRouter = typeof appRouter;
 

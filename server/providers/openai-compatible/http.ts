@@ -54,17 +54,24 @@ function classify(err: unknown): UpstreamFailure {
   return new UpstreamFailure("connect", "could not reach the node");
 }
 
-/** POSTs a body; resolves once the node's status and headers arrived (its first byte). */
-export async function post(target: UpstreamTarget, path: string, body: Dispatcher.DispatchOptions["body"], headers: Record<string, string>, signal?: AbortSignal): Promise<UpstreamResponse> {
+type Method = "GET" | "POST" | "DELETE";
+
+/** Sends a request; resolves once the node's status and headers arrived (its first byte). */
+export async function request(
+  target: UpstreamTarget,
+  method: Method,
+  path: string,
+  options: { body?: Dispatcher.DispatchOptions["body"]; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<UpstreamResponse> {
   const url = new URL(`${target.baseUrl}${path}`);
   let res: Dispatcher.ResponseData;
   try {
     res = await poolFor(url.origin).request({
-      method: "POST",
+      method,
       path: url.pathname + url.search,
-      headers: { ...headers, ...authHeaders(target.apiKey) },
-      body,
-      signal,
+      headers: { ...options.headers, ...authHeaders(target.apiKey) },
+      body: options.body,
+      signal: options.signal,
       headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
       bodyTimeout: env.UPSTREAM_IDLE_TIMEOUT_MS,
     });
@@ -73,6 +80,11 @@ export async function post(target: UpstreamTarget, path: string, body: Dispatche
   }
   if (res.statusCode >= 400) throw await failureOf(res);
   return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/** POSTs a body; resolves once the node's status and headers arrived (its first byte). */
+export function post(target: UpstreamTarget, path: string, body: Dispatcher.DispatchOptions["body"], headers: Record<string, string>, signal?: AbortSignal): Promise<UpstreamResponse> {
+  return request(target, "POST", path, { body, headers, signal });
 }
 
 /** POSTs a JSON body (chat, responses, embeddings, speech, image generations). */

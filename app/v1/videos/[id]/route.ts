@@ -1,0 +1,6 @@
+import { v1Route } from "@/server/http/v1-route";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
+  GET: ({ caller, params }) => caller.videos.get({ id: String(params.id) }),
+  DELETE: ({ caller, params }) => caller.videos.delete({ id: String(params.id) }),
+});

@@ -1,0 +1,36 @@
+// npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2). Run as
+// many as you like against one database; with the filesystem blob store they must share the
+// gateway's DATA_DIR, with BLOB_STORE=s3 they can run anywhere.
+import { disconnectDb, useDatabase } from "../server/db/client";
+import { currentHolder } from "../server/db/data-dir";
+import { stopListening } from "../server/db/notify";
+import { env } from "../server/env";
+import { stopJobQueue } from "../server/jobs/boss";
+import { WORKER_ID } from "../server/videos/render-video";
+import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/videos/workers";
+
+const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
+if (!url) {
+  process.stderr.write("error: no database. Set DATABASE_URL, or start the gateway (npm start) on this DATA_DIR first.\n");
+  process.exit(2);
+}
+useDatabase(url);
+
+const concurrency = env.VIDEO_WORKERS || 1;
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write(`worker ${WORKER_ID}: ${signal}, finishing running renders (up to 10 s)\n`);
+  stopVideoSweeps();
+  await stopJobQueue(10_000).catch((err) => console.error("stopping the queue failed:", err));
+  await stopListening().catch(() => undefined);
+  await disconnectDb().catch(() => undefined);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+await startVideoWorkers(concurrency);
+startVideoSweeps();
+process.stdout.write(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once\n`);

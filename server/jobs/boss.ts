@@ -1,0 +1,48 @@
+// The job queue: pg-boss on the gateway's own PostgreSQL. Workers are woken by LISTEN/NOTIFY the
+// moment a job is committed; polling (JOB_POLL_INTERVAL_SECONDS) is only the safety net. Every
+// process that sends or works jobs shares one started instance.
+import { fromPrisma, PgBoss, type Db as QueueDb } from "pg-boss";
+import { databaseUrl } from "../db/client";
+import type { Tx } from "../db/client";
+import { env } from "../env";
+
+export const QUEUES = { videoRender: "video-render" } as const;
+
+const state = globalThis as unknown as { gatewayBoss?: Promise<PgBoss> };
+
+async function startBoss(): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl(),
+    application_name: "gateway-jobs",
+    max: 4,
+    useListenNotify: true,
+    // The monitor fails jobs whose worker stopped sending heartbeats (a crash), so they are retried.
+    monitorIntervalSeconds: env.JOB_MONITOR_INTERVAL_SECONDS,
+    superviseIntervalSeconds: env.JOB_MONITOR_INTERVAL_SECONDS,
+  });
+  boss.on("error", (err) => console.error("job queue:", err));
+  await boss.start();
+  await boss.createQueue(QUEUES.videoRender, { notify: true });
+  return boss;
+}
+
+/** The started queue of this process. */
+export function jobQueue(): Promise<PgBoss> {
+  state.gatewayBoss ??= startBoss().catch((err) => {
+    state.gatewayBoss = undefined;
+    throw err;
+  });
+  return state.gatewayBoss;
+}
+
+/** Stops workers (letting running jobs finish for up to `timeoutMs`) and closes the pool. */
+export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
+  const boss = await state.gatewayBoss?.catch(() => undefined);
+  state.gatewayBoss = undefined;
+  await boss?.stop({ graceful: true, timeout: timeoutMs });
+}
+
+/** Lets pg-boss write inside a Prisma transaction, so a job is enqueued only if the transaction commits. */
+export function inTransaction(tx: Tx): QueueDb {
+  return fromPrisma(tx);
+}
