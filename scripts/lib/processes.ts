@@ -2,7 +2,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { projectRoot } from "../../server/paths";
-import { nextBin } from "./build";
 
 export type Child = { name: string; proc: ChildProcess; exited: Promise<number | null> };
 
@@ -42,10 +41,10 @@ export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inh
 }
 
 export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
-  const proc = spawn(process.execPath, [nextBin(), "start", "-p", String(opts.port), "-H", opts.host], {
+  const proc = spawn(process.execPath, [path.join(projectRoot, "scripts", "gateway-server.mjs")], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
-    env: { ...process.env, ...opts.env, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    env: { ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   });
   return track("gateway", proc);
 }

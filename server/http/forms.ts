@@ -1,4 +1,4 @@
-// The multipart forms of the audio and image endpoints, read with their limits, and the origin
+// The multipart forms of the audio, image and video endpoints, read with their limits, and the origin
 // that image links point at.
 import { env } from "../env";
 import { readMultipart } from "./multipart";
@@ -14,6 +14,12 @@ export const audioForm = (req: Request) => formInput(req, ["file"], env.MAX_AUDI
 
 /** /v1/images/edits and /variations: `image` and `mask`, each at most MAX_IMAGE_UPLOAD_BYTES. */
 export const imageForm = (req: Request) => formInput(req, ["image", "mask"], env.MAX_IMAGE_UPLOAD_BYTES);
+
+/** /v1/videos (the OpenAI SDK sends a form): an `input_reference` image, at most MAX_IMAGE_UPLOAD_BYTES. */
+export const videoForm = (req: Request) => formInput(req, ["input_reference"], env.MAX_IMAGE_UPLOAD_BYTES);
+
+/** Whether the request carries a multipart form (else it is read as JSON). */
+export const isMultipart = (req: Request) => /^multipart\/form-data/i.test(req.headers.get("content-type") ?? "");
 
 /** The public origin of this gateway: PUBLIC_BASE_URL, else the one the request was sent to. */
 export function publicOrigin(req: Request): string {

@@ -59,13 +59,14 @@ export async function videoContent(ctx: CallContext, req: VideoContentRequest): 
       headers: { "content-range": `bytes */${info.size}` },
     });
   }
+  // Sent as Content-Length by the gateway's server (scripts/gateway-server.mjs).
   const body = await store.stream(job.contentKey!, range ?? undefined);
   if (!body) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
   if (range) {
     headers["content-range"] = `bytes ${range.start}-${range.end}/${info.size}`;
-    headers["content-length"] = String(range.end - range.start + 1);
+    headers["x-content-length"] = String(range.end - range.start + 1);
   } else {
-    headers["content-length"] = String(info.size);
+    headers["x-content-length"] = String(info.size);
   }
   return new BinaryBody(body, "video/mp4", headers, { status: range ? 206 : 200, drain: false });
 }

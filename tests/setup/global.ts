@@ -50,6 +50,10 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.BREAKER_COOLDOWN_MS = "1500";
   // Short enough for a test to watch a node time out (the built-in node's [sim:slow] waits 2 s).
   process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "3000";
+  // Video jobs: poll nodes often, and look for dead workers and timed-out jobs every second.
+  process.env.VIDEO_POLL_INTERVAL_MS = "200";
+  process.env.JOB_MONITOR_INTERVAL_SECONDS = "1";
+  process.env.JOB_POLL_INTERVAL_SECONDS = "1";
   // A throwaway data dir under the system temp folder, which the `postgres` user can always
   // reach (the project may live under a folder only root can enter).
   dataDir = mkdtempSync(path.join(tmpdir(), "gateway-test-"));

@@ -1,7 +1,9 @@
+import { isMultipart, videoForm } from "@/server/http/forms";
 import { v1Route } from "@/server/http/v1-route";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
-  POST: async ({ caller, json }) => caller.videos.create((await json()) as never),
+  // JSON, or a multipart form as the OpenAI SDKs send it.
+  POST: async ({ caller, req, json }) => caller.videos.create((isMultipart(req) ? await videoForm(req) : await json()) as never),
   GET: ({ caller, req }) => {
     const q = new URL(req.url).searchParams;
     return caller.videos.list({
