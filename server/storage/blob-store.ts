@@ -12,6 +12,11 @@ export type { Blob, BlobInfo, BlobStore, ByteRange } from "./blob-types";
 
 let store: BlobStore | undefined;
 
+/** Sets this process's store explicitly (tests and tools that bring their own). */
+export function useBlobStore(custom: BlobStore): void {
+  store = custom;
+}
+
 export function blobStore(): BlobStore {
   store ??=
     env.BLOB_STORE === "s3"

@@ -1,8 +1,6 @@
 // The S3 blob store against a real S3-compatible server (s3rver, in this process, over HTTP):
 // the same contract as the filesystem store, plus ranges, streamed (multipart) uploads and sweeps.
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -10,34 +8,21 @@ import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlobStore } from "../../server/storage/blob-types";
 import { FileBlobStore } from "../../server/storage/fs-blob-store";
-import { S3BlobStore } from "../../server/storage/s3-blob-store";
+import { startS3Server, type S3Server } from "../fakes/s3-server";
 
-// s3rver ships no type declarations; this is the little of it used here.
-type S3rverOptions = { port: number; address: string; silent: boolean; directory: string; configureBuckets: { name: string }[] };
-type S3rver = { run(): Promise<AddressInfo>; close(): Promise<void> };
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: S3rverOptions) => S3rver;
-
-const BUCKET = "gateway-test";
-const dir = mkdtempSync(path.join(tmpdir(), "s3rver-"));
 const fsRoot = mkdtempSync(path.join(tmpdir(), "blobs-"));
-let server: S3rver;
-let endpoint: string;
+let s3: S3Server;
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: BUCKET }] });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3Server();
 });
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await s3?.close();
   rmSync(fsRoot, { recursive: true, force: true });
 });
 
-const s3Store = (prefix = "") =>
-  new S3BlobStore({ bucket: BUCKET, endpoint, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true, prefix });
-
+const s3Store = (prefix = "") => s3.store(prefix);
 
 const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + 3) % 256));
 const readAll = async (s: Readable | null) => (s ? buffer(s) : null);
