@@ -61,7 +61,8 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
       retryDelay: 2,
       retryBackoff: true,
       heartbeatSeconds: env.VIDEO_HEARTBEAT_SECONDS,
-      expireInSeconds: Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1),
+      // pg-boss caps an attempt at 24 h; the job's own timeout is enforced by the sweep either way.
+      expireInSeconds: Math.min(Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1), 24 * 3600),
     });
     return { job, balance: taken[0]!.balance };
   });

@@ -9,21 +9,28 @@ import type { RenderJobData } from "./create-video";
 import { failTimedOutJobs } from "./job-outcome";
 import { renderVideoJob } from "./render-video";
 
+/**
+ * Starts `concurrency` workers, each rendering one job at a time. A worker that finished a job
+ * looks for the next at once (pg-boss would otherwise wait out its poll interval when the jobs
+ * arrived while it was busy); an idle one is woken by NOTIFY, or polls.
+ */
 export async function startVideoWorkers(concurrency: number): Promise<void> {
   if (concurrency <= 0) return;
   const boss = await jobQueue();
-  await boss.work<RenderJobData>(
-    QUEUES.videoRender,
-    {
-      batchSize: 1,
-      localConcurrency: concurrency,
-      pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS,
-      notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS,
-    },
-    async (jobs) => {
-      for (const job of jobs) await renderVideoJob(job.data.jobId, { retryCount: job.retryCount, signal: job.signal });
-    },
-  );
+  for (let i = 0; i < concurrency; i++) {
+    let workerId: string | undefined;
+    workerId = await boss.work<RenderJobData>(
+      QUEUES.videoRender,
+      { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
+      async (jobs) => {
+        try {
+          for (const job of jobs) await renderVideoJob(job.data.jobId, { retryCount: job.retryCount, signal: job.signal });
+        } finally {
+          if (workerId) boss.notifyWorker(workerId);
+        }
+      },
+    );
+  }
 }
 
 /** Deletes the videos of jobs past their retention; the jobs themselves then answer 404. */
