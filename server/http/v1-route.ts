@@ -88,6 +88,7 @@ export function v1Route(handlers: Partial<Record<Method, Handler>>, options: Rou
       const get = serve(handlers.GET, options);
       out.HEAD = async (req, ctx) => {
         const res = await get(req, ctx);
+        await res.body?.cancel(); // a stored file or a node's stream must not stay open
         return new Response(null, { status: res.status, headers: res.headers });
       };
     } else if (method === "OPTIONS") {

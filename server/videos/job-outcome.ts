@@ -18,14 +18,18 @@ function noteAll(rows: BalanceRow[]): void {
 
 export type Completion = { billedSeconds: string; cost: Money; contentKey: string; contentBytes: number };
 
-/** Marks an in_progress job completed and settles its bill; false when it was no longer in_progress. */
-export async function completeJob(jobId: string, c: Completion): Promise<boolean> {
+/**
+ * Marks an in_progress job completed and settles its bill. Only the worker holding the job's
+ * latest claim (`attempt`) may, and only before the job's timeout; false otherwise.
+ */
+export async function completeJob(jobId: string, attempt: number, c: Completion): Promise<boolean> {
   const rows = await db.$queryRaw<BalanceRow[]>`
     WITH done AS (
       UPDATE "VideoJob" SET "status" = 'completed', "progress" = 100, "billedSeconds" = ${c.billedSeconds}::numeric,
         "cost" = ${formatMoney(c.cost)}::numeric, "contentKey" = ${c.contentKey}, "contentBytes" = ${c.contentBytes}::bigint,
         "completedAt" = now(), "expiresAt" = now() + make_interval(secs => ${env.VIDEO_RETENTION_SECONDS}::int)
-      WHERE "id" = ${jobId} AND "status" = 'in_progress'
+      WHERE "id" = ${jobId} AND "status" = 'in_progress' AND "attempts" = ${attempt}::int
+        AND "createdAt" >= now() - make_interval(secs => ${env.VIDEO_JOB_TIMEOUT_SECONDS}::int)
       RETURNING "id", "workspaceId", "apiKeyId", "modelId", "nodeId", "reservedAmount", "cost", "billedSeconds", "createdAt"
     ), charged AS (
       INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "videoSeconds", "cost", "latencyMs")
@@ -41,13 +45,16 @@ export async function completeJob(jobId: string, c: Completion): Promise<boolean
   return rows.length > 0;
 }
 
-/** Marks a queued or in_progress job failed and releases its reservation; false when it was already final. */
-export async function failJob(jobId: string, code: string, message: string): Promise<boolean> {
+/**
+ * Marks a queued or in_progress job failed and releases its reservation; false when it was
+ * already final (or, with `attempt`, when another worker has claimed it since).
+ */
+export async function failJob(jobId: string, code: string, message: string, attempt?: number): Promise<boolean> {
   const rows = await db.$queryRaw<BalanceRow[]>`
     WITH failed AS (
       UPDATE "VideoJob" SET "status" = 'failed', "errorCode" = ${code}, "errorMessage" = ${message.slice(0, 2000)},
         "completedAt" = now(), "expiresAt" = now() + make_interval(secs => ${env.VIDEO_RETENTION_SECONDS}::int)
-      WHERE "id" = ${jobId} AND "status" IN ('queued', 'in_progress')
+      WHERE "id" = ${jobId} AND "status" IN ('queued', 'in_progress') AND (${attempt ?? null}::int IS NULL OR "attempts" = ${attempt ?? null}::int)
       RETURNING "workspaceId", "reservedAmount"
     )
     UPDATE "Workspace" w SET "balance" = w."balance" + failed."reservedAmount", "updatedAt" = now()
@@ -74,4 +81,21 @@ export async function failTimedOutJobs(): Promise<number> {
     RETURNING w."id", w."balance"::text AS balance, totals.jobs`;
   noteAll(rows);
   return rows.reduce((n, r) => n + r.jobs, 0);
+}
+
+/**
+ * Fails (uncharged) the jobs whose queue entry has run out of attempts without finishing them:
+ * a last attempt whose worker died leaves nobody to fail the job otherwise.
+ */
+export async function failAbandonedJobs(): Promise<number> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT v."id" FROM "VideoJob" v
+    WHERE v."status" IN ('queued', 'in_progress')
+      AND EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = 'video-render' AND j.data->>'jobId' = v."id" AND j.state = 'failed')
+      AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = 'video-render' AND j.data->>'jobId' = v."id" AND j.state IN ('created', 'retry', 'active'))`;
+  let failed = 0;
+  for (const { id } of rows) {
+    if (await failJob(id, "render_failed", "The render was interrupted on every attempt (its workers stopped). Nothing was charged.")) failed++;
+  }
+  return failed;
 }

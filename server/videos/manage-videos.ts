@@ -57,8 +57,9 @@ export async function deleteVideo(ctx: CallContext, id: string): Promise<{ id: s
       message: `Video job '${id}' is ${job.status}; it can be deleted once it is completed or failed.`,
     });
   }
+  // The file first: a failed delete leaves the job (and the next DELETE retries), never an orphan.
+  if (job.contentKey) await blobStore().delete(job.contentKey);
   const { count } = await db.videoJob.deleteMany({ where: { id, status: job.status } });
   if (count === 0) throw notFound(id);
-  if (job.contentKey) await blobStore().delete(job.contentKey);
   return { id, object: "video.deleted", deleted: true };
 }

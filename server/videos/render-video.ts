@@ -3,7 +3,7 @@
 // A retried job (its worker crashed) resumes the render it had started on the node, so a crash
 // costs neither a second render nor a second charge.
 import { hostname } from "node:os";
-import { Transform, type Readable } from "node:stream";
+import { pipeline, Transform, type Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { videoCost } from "../billing/media-pricing";
 import { db } from "../db/client";
@@ -20,6 +20,9 @@ import { RENDER_RETRY_LIMIT } from "./create-video";
 import { completeJob, failJob } from "./job-outcome";
 
 export const WORKER_ID = `${hostname()}:${process.pid}`;
+
+/** This worker no longer holds the job (another claimed it, or it ended): it stops, changing nothing. */
+class Superseded extends Error {}
 
 /** A failure that retrying cannot mend: the job ends `failed` with this code and message. */
 class RenderFailed extends Error {
@@ -74,17 +77,23 @@ async function resume(job: VideoJob): Promise<Render | null> {
   return node ? { node, upstreamId: job.upstreamJobId } : null;
 }
 
-/** Counts bytes through; fails the stream past `max`. */
+/** Counts bytes through; fails past `max`. An error on either side destroys both (pipeline). */
 function capped(body: Readable, max: number, counter: { bytes: number }): Readable {
-  return body.pipe(
-    new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        counter.bytes += chunk.length;
-        if (counter.bytes > max) done(new RenderFailed("video_too_large", `The node's video is larger than ${max} bytes.`));
-        else done(null, chunk);
-      },
-    }),
-  );
+  const counting = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      counter.bytes += chunk.length;
+      if (counter.bytes > max) done(new RenderFailed("video_too_large", `The node's video is larger than ${max} bytes.`));
+      else done(null, chunk);
+    },
+  });
+  return pipeline(body, counting, () => undefined);
+}
+
+/** Progress (and ownership): false when the job is no longer this claim's to work on. */
+async function stillMine(job: VideoJob, progress?: number): Promise<boolean> {
+  const where = { id: job.id, status: "in_progress" as const, attempts: job.attempts };
+  if (progress === undefined) return (await db.videoJob.count({ where })) > 0;
+  return (await db.videoJob.updateMany({ where, data: { progress } })).count > 0;
 }
 
 /** Seconds to bill: what the node reported (else the seconds asked for), at most the seconds asked for. */
@@ -94,22 +103,24 @@ function billedSeconds(job: VideoJob, video: NodeVideo): string {
 }
 
 async function finish(job: VideoJob, render: Render, video: NodeVideo, signal: AbortSignal): Promise<void> {
-  const key = `videos/${job.id}.mp4`;
+  // One key per attempt: a worker that lost the job can never overwrite the video that was billed.
+  const key = `videos/${job.id}-${job.attempts}.mp4`;
   const download = await downloadNodeVideo(render.node, render.upstreamId, signal);
-  if (download.length !== null && download.length > env.MAX_VIDEO_BYTES) {
+  let completed = false;
+  try {
+    if (download.length !== null && download.length > env.MAX_VIDEO_BYTES) {
+      throw new RenderFailed("video_too_large", `The node's video is larger than ${env.MAX_VIDEO_BYTES} bytes.`);
+    }
+    const counter = { bytes: 0 };
+    await blobStore().put(key, capped(download.body, env.MAX_VIDEO_BYTES, counter), "video/mp4");
+    if (counter.bytes === 0) throw new RenderFailed("invalid_video", "The node returned an empty video.");
+    const seconds = billedSeconds(job, video);
+    const cost = videoCost({ perVideoSecond: job.pricePerVideoSecond.toString(), multiplier: job.priceMultiplier.toString(), fps: job.fps }, seconds);
+    completed = await completeJob(job.id, job.attempts, { billedSeconds: seconds, cost, contentKey: key, contentBytes: counter.bytes });
+    if (!completed) throw new Superseded();
+  } finally {
     download.body.destroy();
-    throw new RenderFailed("video_too_large", `The node's video is larger than ${env.MAX_VIDEO_BYTES} bytes.`);
-  }
-  const counter = { bytes: 0 };
-  await blobStore().put(key, capped(download.body, env.MAX_VIDEO_BYTES, counter), "video/mp4");
-  if (counter.bytes === 0) throw new RenderFailed("invalid_video", "The node returned an empty video.");
-  const seconds = billedSeconds(job, video);
-  const cost = videoCost({ perVideoSecond: job.pricePerVideoSecond.toString(), multiplier: job.priceMultiplier.toString(), fps: job.fps }, seconds);
-  const completed = await completeJob(job.id, { billedSeconds: seconds, cost, contentKey: key, contentBytes: counter.bytes });
-  if (!completed) {
-    // Finished meanwhile by someone else: keep the video only if it is the completed job's.
-    const now = await db.videoJob.findUnique({ where: { id: job.id }, select: { status: true } });
-    if (now?.status !== "completed") await blobStore().delete(key);
+    if (!completed) await blobStore().delete(key).catch(() => undefined);
   }
 }
 
@@ -130,7 +141,8 @@ async function render(job: VideoJob, signal: AbortSignal): Promise<Render | null
         failures = 0;
       } catch (err) {
         if (err instanceof UpstreamFailure && err.status === 404) {
-          // The node no longer knows the render (it restarted): start it again.
+          // The node no longer knows the render (it restarted): start it again, if still ours.
+          if (!(await stillMine(job))) throw new Superseded();
           if (++restarts > MAX_RESTARTS) throw new RenderFailed("render_lost", "The node lost the render repeatedly.");
           release();
           current = await start(job, signal);
@@ -150,7 +162,7 @@ async function render(job: VideoJob, signal: AbortSignal): Promise<Render | null
       }
       if (video.progress > progress) {
         progress = video.progress;
-        await db.videoJob.updateMany({ where: { id: job.id, status: "in_progress" }, data: { progress: Math.min(progress, 99) } });
+        if (!(await stillMine(job, Math.min(progress, 99)))) throw new Superseded();
       }
       await sleep(env.VIDEO_POLL_INTERVAL_MS, undefined, { signal });
     }
@@ -179,14 +191,15 @@ export async function renderVideoJob(jobId: string, attempt: { retryCount: numbe
     if (done) await deleteNodeVideo(done.node, done.upstreamId).catch(() => undefined);
   } catch (err) {
     if (attempt.signal.aborted) throw err; // the queue took the job back (e.g. shutdown): another attempt follows
+    if (err instanceof Superseded) return; // another worker has the job, or it ended: not ours to touch
     if (err instanceof RenderFailed) {
-      await failJob(jobId, err.code, err.message);
+      await failJob(jobId, err.code, err.message, job.attempts);
       if (err.render) await deleteNodeVideo(err.render.node, err.render.upstreamId).catch(() => undefined);
       return;
     }
     if (attempt.retryCount >= RENDER_RETRY_LIMIT) {
       const { code, message } = describe(err);
-      await failJob(jobId, code, message);
+      await failJob(jobId, code, message, job.attempts);
       return;
     }
     console.error(`video ${jobId}: attempt ${attempt.retryCount + 1} failed, will retry:`, err);

@@ -21,9 +21,9 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
-  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return "unsatisfiable";
-  return { start, end };
+  if (m[2] !== "" && Number(m[2]) < start) return null; // an invalid range (RFC 9110 14.1.1): ignored
+  if (start >= size) return "unsatisfiable";
+  return { start, end: m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
 export async function videoContent(ctx: CallContext, req: VideoContentRequest): Promise<BinaryBody> {

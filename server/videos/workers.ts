@@ -6,7 +6,7 @@ import { jobQueue, QUEUES } from "../jobs/boss";
 import { blobStore } from "../storage/blob-store";
 import { db } from "../db/client";
 import type { RenderJobData } from "./create-video";
-import { failTimedOutJobs } from "./job-outcome";
+import { failAbandonedJobs, failTimedOutJobs } from "./job-outcome";
 import { renderVideoJob } from "./render-video";
 
 /**
@@ -38,29 +38,56 @@ export async function deleteExpiredVideos(): Promise<number> {
   const expired = await db.videoJob.findMany({
     where: { expiresAt: { lt: new Date() }, contentKey: { not: null } },
     select: { id: true, contentKey: true },
+    orderBy: { expiresAt: "asc" },
     take: 500,
   });
+  let deleted = 0;
   for (const job of expired) {
-    await blobStore().delete(job.contentKey!);
-    await db.videoJob.update({ where: { id: job.id }, data: { contentKey: null } });
+    try {
+      await blobStore().delete(job.contentKey!);
+      await db.videoJob.update({ where: { id: job.id }, data: { contentKey: null } });
+      deleted++;
+    } catch (err) {
+      console.error(`video sweep: could not delete the video of ${job.id}:`, err);
+    }
   }
-  return expired.length;
+  return deleted;
 }
 
 let sweeping: NodeJS.Timeout | undefined;
+let orphanSweeping: NodeJS.Timeout | undefined;
 
-/** Fails jobs past VIDEO_JOB_TIMEOUT_SECONDS and deletes expired videos, every JOB_MONITOR_INTERVAL_SECONDS. */
+/**
+ * Every JOB_MONITOR_INTERVAL_SECONDS: fails jobs past VIDEO_JOB_TIMEOUT_SECONDS or out of
+ * attempts, and deletes expired videos. Every 10 minutes: deletes any video file older than a
+ * job can keep one (retention + timeout), which catches the files of attempts that crashed.
+ */
 export function startVideoSweeps(): void {
   if (sweeping) return;
+  let running = false;
   const sweep = async () => {
-    await failTimedOutJobs();
-    await deleteExpiredVideos();
+    if (running) return;
+    running = true;
+    try {
+      await failTimedOutJobs();
+      await failAbandonedJobs();
+      await deleteExpiredVideos();
+    } finally {
+      running = false;
+    }
   };
   sweeping = setInterval(() => sweep().catch((err) => console.error("video sweep failed:", err)), env.JOB_MONITOR_INTERVAL_SECONDS * 1000);
   sweeping.unref();
+  const oldest = (env.VIDEO_RETENTION_SECONDS + env.VIDEO_JOB_TIMEOUT_SECONDS + 600) * 1000;
+  orphanSweeping = setInterval(
+    () => blobStore().deleteOlderThan("videos", oldest).catch((err) => console.error("video file sweep failed:", err)),
+    10 * 60_000,
+  );
+  orphanSweeping.unref();
 }
 
 export function stopVideoSweeps(): void {
   clearInterval(sweeping);
-  sweeping = undefined;
+  clearInterval(orphanSweeping);
+  sweeping = orphanSweeping = undefined;
 }

@@ -20,7 +20,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const blobFile = (id: string) => path.join(process.env.DATA_DIR!, "blobs", "videos", `${id}.mp4`);
+/** The stored video of a job completed on its first attempt. */
+const blobFile = (id: string) => path.join(process.env.DATA_DIR!, "blobs", "videos", `${id}-1.mp4`);
 
 async function expectError(p: Promise<unknown>, status: number, param: string | null, code?: string) {
   const err = (await p.then(
@@ -199,6 +200,26 @@ describe("failures cost nothing", () => {
   });
 });
 
+describe("a job whose every attempt was lost", () => {
+  it("ends failed (render_failed), uncharged, once the queue has no attempt left", async () => {
+    const { workspace, openai } = await newWorkspace("10");
+    const created = await createJob(openai, { model: "local-video", prompt: "abandoned [sim:slow]", seconds: 5, size: "320x180" });
+    await expect.poll(async () => (await getJob(openai, created.id)).status, { timeout: 10_000 }).toBe("in_progress");
+    // As if the last attempt's worker had died: pg-boss has given the job up (failed, no retry
+    // left), and the claim the running worker holds is stale.
+    await db.$executeRaw`UPDATE pgboss.job SET state = 'failed' WHERE name = 'video-render' AND data->>'jobId' = ${created.id}`;
+    await db.videoJob.update({ where: { id: created.id }, data: { attempts: { increment: 1 } } });
+    const { job } = await waitForJob(openai, created.id, 15_000);
+    expect(job.status).toBe("failed");
+    expect(job.error?.code).toBe("render_failed");
+    expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
+    // The stale worker's render ends later and changes nothing.
+    await new Promise((r) => setTimeout(r, 5000));
+    expect((await getJob(openai, created.id)).status).toBe("failed");
+    expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
+  });
+});
+
 describe("content by HTTP Range", () => {
   let openai: OpenAI;
   let key: string;
@@ -235,11 +256,19 @@ describe("content by HTTP Range", () => {
     expect(res.status).toBe(416);
     expect(res.headers.get("content-range")).toBe(`bytes */${whole.length}`);
     expect((await res.json()).error.code).toBe("range_not_satisfiable");
-    for (const range of ["bytes=0-1,5-9", "items=0-5"]) {
+    for (const range of ["bytes=0-1,5-9", "items=0-5", "bytes=9-3"]) {
       const full = await ranged(range);
       expect(full.status).toBe(200);
       expect(Buffer.from(await full.arrayBuffer()).equals(whole)).toBe(true);
     }
+  });
+
+  it("HEAD answers the headers of the download without a body", async () => {
+    const res = await raw(`/v1/videos/${job.id}/content`, { key, method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("video/mp4");
+    expect(res.headers.get("content-length")).toBe(String(whole.length));
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
   });
 
   it("only the video variant exists", async () => {

@@ -48,13 +48,13 @@ describe("video jobs with BLOB_STORE=s3", () => {
 
     const job = await db.videoJob.findUniqueOrThrow({ where: { id } });
     expect(job.status).toBe("completed");
-    expect(job.contentKey).toBe(`videos/${id}.mp4`);
+    expect(job.contentKey).toBe(`videos/${id}-1.mp4`);
     const cost = expectedCost(job.billedSeconds!.toString(), 24, "0.5");
     expect(job.cost!.toString()).toBe(cost.toFixed());
     expect((await balanceOf(workspace.id)).toFixed()).toBe(new Decimal(10).minus(cost).toFixed());
 
     // The object is in the bucket, under the store's prefix, with the video's type and length.
-    const res = await fetch(`${s3.endpoint}/gateway-test/gateway/videos/${id}.mp4`);
+    const res = await fetch(`${s3.endpoint}/gateway-test/gateway/videos/${id}-1.mp4`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("video/mp4");
     const stored = Buffer.from(await res.arrayBuffer());
