@@ -124,7 +124,7 @@ async function finish(job: VideoJob, render: Render, video: NodeVideo, signal: A
   }
 }
 
-async function render(job: VideoJob, signal: AbortSignal): Promise<Render | null> {
+async function render(job: VideoJob, signal: AbortSignal): Promise<Render> {
   const deadline = job.createdAt.getTime() + env.VIDEO_JOB_TIMEOUT_SECONDS * 1000;
   let current = (await resume(job)) ?? (await start(job, signal));
   let release = acquire(current.node.id);
@@ -174,7 +174,7 @@ async function render(job: VideoJob, signal: AbortSignal): Promise<Render | null
   }
 }
 
-const describe = (err: unknown) =>
+const failureOf = (err: unknown) =>
   err instanceof GatewayError || err instanceof RenderFailed
     ? { code: err.code, message: err.message }
     : { code: "render_failed", message: "The video could not be rendered: the node or the gateway failed repeatedly." };
@@ -188,7 +188,7 @@ export async function renderVideoJob(jobId: string, attempt: { retryCount: numbe
   if (!job) return;
   try {
     const done = await render(job, attempt.signal);
-    if (done) await deleteNodeVideo(done.node, done.upstreamId).catch(() => undefined);
+    await deleteNodeVideo(done.node, done.upstreamId).catch(() => undefined);
   } catch (err) {
     if (attempt.signal.aborted) throw err; // the queue took the job back (e.g. shutdown): another attempt follows
     if (err instanceof Superseded) return; // another worker has the job, or it ended: not ours to touch
@@ -198,7 +198,7 @@ export async function renderVideoJob(jobId: string, attempt: { retryCount: numbe
       return;
     }
     if (attempt.retryCount >= RENDER_RETRY_LIMIT) {
-      const { code, message } = describe(err);
+      const { code, message } = failureOf(err);
       await failJob(jobId, code, message, job.attempts);
       return;
     }

@@ -35,6 +35,19 @@ async function expectError(p: Promise<unknown>, status: number, param: string | 
   return err!;
 }
 
+/** Waits until a worker has taken the job. */
+async function untilInProgress(openai: OpenAI, id: string): Promise<void> {
+  await expect.poll(async () => (await getJob(openai, id)).status, { timeout: 10_000 }).toBe("in_progress");
+}
+
+/** After the node's render has had time to end: the job is still failed, with no usage and the balance whole. */
+async function expectStillUncharged(openai: OpenAI, id: string, workspaceId: string, credits: string, waitMs: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, waitMs));
+  expect((await getJob(openai, id)).status).toBe("failed");
+  expect(await db.usageEvent.count({ where: { workspaceId } })).toBe(0);
+  expect((await balanceOf(workspaceId)).toFixed()).toBe(credits);
+}
+
 describe("a video job, from create to download", () => {
   it("is queued at once with its money reserved, renders a real H.264 mp4, and settles exactly", async () => {
     const { workspace, openai } = await newWorkspace("10");
@@ -185,7 +198,7 @@ describe("failures cost nothing", () => {
   it("a job stuck past the timeout ends failed with code timeout, uncharged, and a late render changes nothing", async () => {
     const { workspace, openai } = await newWorkspace("10");
     const created = await createJob(openai, { model: "local-video", prompt: "stuck [sim:slow]", seconds: 5, size: "320x180" });
-    await expect.poll(async () => (await getJob(openai, created.id)).status, { timeout: 10_000 }).toBe("in_progress");
+    await untilInProgress(openai, created.id);
     // As if the job had been running longer than VIDEO_JOB_TIMEOUT_SECONDS (default 1 h).
     await db.videoJob.update({ where: { id: created.id }, data: { createdAt: new Date(Date.now() - 3601_000) } });
     const { job } = await waitForJob(openai, created.id, 15_000);
@@ -193,10 +206,7 @@ describe("failures cost nothing", () => {
     expect(job.error?.code).toBe("timeout");
     expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
     // The render still finishes on the node; the job stays failed and uncharged.
-    await new Promise((r) => setTimeout(r, 6000));
-    expect((await getJob(openai, created.id)).status).toBe("failed");
-    expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
-    expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
+    await expectStillUncharged(openai, created.id, workspace.id, "10", 6000);
   });
 });
 
@@ -204,7 +214,7 @@ describe("a job whose every attempt was lost", () => {
   it("ends failed (render_failed), uncharged, once the queue has no attempt left", async () => {
     const { workspace, openai } = await newWorkspace("10");
     const created = await createJob(openai, { model: "local-video", prompt: "abandoned [sim:slow]", seconds: 5, size: "320x180" });
-    await expect.poll(async () => (await getJob(openai, created.id)).status, { timeout: 10_000 }).toBe("in_progress");
+    await untilInProgress(openai, created.id);
     // As if the last attempt's worker had died: pg-boss has given the job up (failed, no retry
     // left), and the claim the running worker holds is stale.
     await db.$executeRaw`UPDATE pgboss.job SET state = 'failed' WHERE name = 'video-render' AND data->>'jobId' = ${created.id}`;
@@ -214,9 +224,7 @@ describe("a job whose every attempt was lost", () => {
     expect(job.error?.code).toBe("render_failed");
     expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
     // The stale worker's render ends later and changes nothing.
-    await new Promise((r) => setTimeout(r, 5000));
-    expect((await getJob(openai, created.id)).status).toBe("failed");
-    expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
+    await expectStillUncharged(openai, created.id, workspace.id, "10", 5000);
   });
 });
 
