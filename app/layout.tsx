@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
+import "./globals.css";
 
 export const metadata = { title: "Model Gateway", description: "OpenAI-compatible multi-modal model gateway" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
     </html>
   );
 }

@@ -16,6 +16,8 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
+  // The peer's address, for sign-in throttling; never taken from what the client sent.
+  req.headers["x-gateway-client-ip"] = req.socket.remoteAddress ?? "unknown";
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
   handle(req, res).catch((err) => {

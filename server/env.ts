@@ -75,6 +75,21 @@ export const EnvSchema = z.object({
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(5),
   /** Largest video accepted from a node (bytes). */
   MAX_VIDEO_BYTES: int(1024 * 1024 * 1024),
+  /** Dashboard sign-in. Secret for session tokens; unset: derived from GATEWAY_SECRET. */
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  /** Public origin of the dashboard (e.g. https://gateway.example.com), for sign-in callbacks and invite links. */
+  NEXTAUTH_URL: z.string().url().optional(),
+  /** GitHub sign-in: on when both are set. */
+  GITHUB_ID: z.string().optional(),
+  GITHUB_SECRET: z.string().optional(),
+  /** Comma-separated emails of gateway operators (besides the first user of an empty install). */
+  OPERATOR_EMAILS: z.string().default(""),
+  /** Sign-in throttling: failures per email (or per address) within the window, then locked for the window. */
+  SIGN_IN_MAX_FAILURES: int(5),
+  SIGN_IN_WINDOW_SECONDS: int(900),
+  /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
+  SMTP_URL: z.string().url().optional(),
+  SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),
   /** Folder of the Next.js build used by `npm start`. */
   NEXT_DIST_DIR: z.string().default(".next"),
 });

@@ -50,3 +50,8 @@ export function open(sealed: string): string {
   decipher.setAuthTag(Buffer.from(tag, "base64"));
   return Buffer.concat([decipher.update(Buffer.from(ct, "base64")), decipher.final()]).toString("utf8");
 }
+
+/** A secret for another purpose (e.g. signing session tokens), derived from the gateway's secret. */
+export function derivedSecret(purpose: string): string {
+  return createHash("sha256").update(key()).update(`\0${purpose}`).digest("hex");
+}

@@ -37,7 +37,7 @@ export async function findResponse(workspaceId: string, id: string) {
   return stateOf(row);
 }
 
-export async function insertResponse(workspaceId: string, apiKeyId: string, s: ResponseState, inputItems: Item[]): Promise<void> {
+export async function insertResponse(workspaceId: string, apiKeyId: string | null, s: ResponseState, inputItems: Item[]): Promise<void> {
   await db.storedResponse.create({
     data: {
       id: s.id,

@@ -1,4 +1,5 @@
 import { createCallerFactory, router, type Context } from "./init";
+import { accountRouter } from "./routers/account";
 import { audioRouter } from "./routers/audio";
 import { chatRouter } from "./routers/chat";
 import { embeddingsRouter } from "./routers/embeddings";
@@ -8,8 +9,14 @@ import { modelsRouter } from "./routers/models";
 import { networkRouter } from "./routers/network";
 import { responsesRouter } from "./routers/responses";
 import { videosRouter } from "./routers/videos";
+import { billingRouter } from "./routers/billing";
+import { keysRouter } from "./routers/keys";
+import { nodesRouter } from "./routers/nodes";
+import { usageRouter } from "./routers/usage";
+import { workspacesRouter } from "./routers/workspaces";
 
 export const appRouter = router({
+  account: accountRouter,
   audio: audioRouter,
   chat: chatRouter,
   embeddings: embeddingsRouter,
@@ -19,6 +26,11 @@ export const appRouter = router({
   network: networkRouter,
   responses: responsesRouter,
   videos: videosRouter,
+  billing: billingRouter,
+  keys: keysRouter,
+  nodes: nodesRouter,
+  usage: usageRouter,
+  workspaces: workspacesRouter,
 });
 export type AppRouter = typeof appRouter;
 

@@ -68,7 +68,8 @@ export async function setup(project: TestProject): Promise<void> {
     databaseUrl,
     port: await freePort(),
     host: "127.0.0.1",
-    distDir: ".next-test",
+    // Separate folders let several test runs (e.g. in different checkouts of the same tree) build side by side.
+    distDir: process.env.TEST_DIST_DIR ?? ".next-test",
     role: "npm test",
     stdio: "ignore",
     log: (line) => process.stdout.write(`[test setup] ${line}\n`),

@@ -1,10 +1,10 @@
 import { createChatCompletion } from "../../chat/create-completion";
 import { ZChatCompletionRequest } from "../../chat/schema";
-import { apiKeyProcedure, router } from "../init";
+import { billedProcedure, router } from "../init";
 
 export const chatRouter = router({
   /** A chat.completion object, or (stream: true) an async iterable of chunk payloads. */
-  createCompletion: apiKeyProcedure
+  createCompletion: billedProcedure
     .input(ZChatCompletionRequest)
     .mutation(({ ctx, input }) => createChatCompletion({ principal: ctx.principal, requestId: ctx.requestId }, input)),
 });

@@ -1,9 +1,9 @@
 import { createEmbeddings } from "../../embeddings/create-embeddings";
 import { ZEmbeddingsRequest } from "../../embeddings/schema";
-import { apiKeyProcedure, router } from "../init";
+import { billedProcedure, router } from "../init";
 
 export const embeddingsRouter = router({
-  create: apiKeyProcedure
+  create: billedProcedure
     .input(ZEmbeddingsRequest)
     .mutation(({ ctx, input }) => createEmbeddings({ principal: ctx.principal, requestId: ctx.requestId }, input)),
 });

@@ -1,12 +1,12 @@
 import { editImages, generateImages, varyImages } from "../../images/create-images";
 import { readImageFile } from "../../images/image-file";
 import { ZImageEdit, ZImageFile, ZImageGeneration, ZImageVariation } from "../../images/schema";
-import { apiKeyProcedure, publicProcedure, router } from "../init";
+import { billedProcedure, publicProcedure, router } from "../init";
 
 export const imagesRouter = router({
-  generate: apiKeyProcedure.input(ZImageGeneration).mutation(({ ctx, input }) => generateImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
-  edit: apiKeyProcedure.input(ZImageEdit).mutation(({ ctx, input }) => editImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
-  vary: apiKeyProcedure.input(ZImageVariation).mutation(({ ctx, input }) => varyImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
+  generate: billedProcedure.input(ZImageGeneration).mutation(({ ctx, input }) => generateImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
+  edit: billedProcedure.input(ZImageEdit).mutation(({ ctx, input }) => editImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
+  vary: billedProcedure.input(ZImageVariation).mutation(({ ctx, input }) => varyImages({ principal: ctx.principal, requestId: ctx.requestId }, input)),
   /** A stored image behind a signed link: the signature is the credential. */
   file: publicProcedure.input(ZImageFile).query(({ input }) => readImageFile(input)),
 });

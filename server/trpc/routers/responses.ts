@@ -2,12 +2,12 @@ import { z } from "zod";
 import { createResponse } from "../../responses/create-response";
 import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../responses/manage-responses";
 import { ZInputItemsQuery, ZResponseCreate } from "../../responses/schema";
-import { apiKeyProcedure, router } from "../init";
+import { apiKeyProcedure, billedProcedure, router } from "../init";
 
 const ZId = z.object({ id: z.string().min(1) });
 
 export const responsesRouter = router({
-  create: apiKeyProcedure
+  create: billedProcedure
     .input(ZResponseCreate)
     .mutation(({ ctx, input }) => createResponse({ principal: ctx.principal, requestId: ctx.requestId }, input)),
   get: apiKeyProcedure.input(ZId).query(({ ctx, input }) => getResponse(ctx.principal.workspaceId, input.id)),

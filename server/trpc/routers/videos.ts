@@ -2,10 +2,10 @@ import { createVideo } from "../../videos/create-video";
 import { deleteVideo, getVideo, listVideos } from "../../videos/manage-videos";
 import { ZVideoContent, ZVideoCreate, ZVideoId, ZVideoList } from "../../videos/schema";
 import { videoContent } from "../../videos/video-content";
-import { apiKeyProcedure, router } from "../init";
+import { apiKeyProcedure, billedProcedure, router } from "../init";
 
 export const videosRouter = router({
-  create: apiKeyProcedure.input(ZVideoCreate).mutation(({ ctx, input }) => createVideo(ctx, input)),
+  create: billedProcedure.input(ZVideoCreate).mutation(({ ctx, input }) => createVideo(ctx, input)),
   get: apiKeyProcedure.input(ZVideoId).query(({ ctx, input }) => getVideo(ctx, input.id)),
   list: apiKeyProcedure.input(ZVideoList).query(({ ctx, input }) => listVideos(ctx, input)),
   delete: apiKeyProcedure.input(ZVideoId).mutation(({ ctx, input }) => deleteVideo(ctx, input.id)),
