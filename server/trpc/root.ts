@@ -12,6 +12,7 @@ import { videosRouter } from "./routers/videos";
 import { billingRouter } from "./routers/billing";
 import { keysRouter } from "./routers/keys";
 import { nodesRouter } from "./routers/nodes";
+import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
 import { workspacesRouter } from "./routers/workspaces";
 
@@ -29,6 +30,7 @@ export const appRouter = router({
   billing: billingRouter,
   keys: keysRouter,
   nodes: nodesRouter,
+  playground: playgroundRouter,
   usage: usageRouter,
   workspaces: workspacesRouter,
 });
