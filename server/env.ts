@@ -84,8 +84,9 @@ export const EnvSchema = z.object({
   GITHUB_SECRET: z.string().optional(),
   /** Comma-separated emails of gateway operators (besides the first user of an empty install). */
   OPERATOR_EMAILS: z.string().default(""),
-  /** Sign-in throttling: failures per email (or per address) within the window, then locked for the window. */
+  /** Sign-in throttling: failures per email, and per client address, within the window; then refused until the window ends. */
   SIGN_IN_MAX_FAILURES: int(5),
+  SIGN_IN_MAX_FAILURES_PER_IP: int(50),
   SIGN_IN_WINDOW_SECONDS: int(900),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),

@@ -7,7 +7,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import { env } from "../env";
 import { derivedSecret } from "../network/secret-box";
-import { authorizeWithPassword } from "./authorize-password";
+import { authorizeWithPassword, SignInRefused } from "./authorize-password";
 import { linkOAuthUser } from "./link-oauth-user";
 
 // Self-hosted without NEXTAUTH_URL: take the origin from the Host header, as `next start` serves it.
@@ -24,8 +24,16 @@ export const authOptions: NextAuthOptions = {
       id: "credentials",
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (credentials, req) =>
-        authorizeWithPassword(credentials?.email ?? "", credentials?.password ?? "", headerOf(req.headers, "x-gateway-client-ip")),
+      async authorize(credentials, req) {
+        try {
+          return await authorizeWithPassword(credentials?.email ?? "", credentials?.password ?? "", headerOf(req.headers, "x-gateway-client-ip"));
+        } catch (err) {
+          // next-auth shows a thrown message to the browser: only our own refusals may reach it.
+          if (err instanceof SignInRefused) throw err;
+          console.error("sign-in failed:", err);
+          throw new Error("Sign-in is unavailable right now. Try again shortly.");
+        }
+      },
     }),
     ...(githubEnabled ? [GitHubProvider({ clientId: env.GITHUB_ID!, clientSecret: env.GITHUB_SECRET! })] : []),
   ],

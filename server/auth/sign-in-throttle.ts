@@ -1,6 +1,8 @@
-// Sign-in throttling: after SIGN_IN_MAX_FAILURES failed attempts within SIGN_IN_WINDOW_SECONDS,
-// for one email or from one client address, further attempts are refused until the window ends.
-// Counted in PostgreSQL, so every gateway instance sees the same failures.
+// Sign-in throttling: after SIGN_IN_MAX_FAILURES failed attempts for one email, or
+// SIGN_IN_MAX_FAILURES_PER_IP from one client address, within SIGN_IN_WINDOW_SECONDS, further
+// attempts are refused until the window ends. The address limit is higher because many people
+// can share one address (an office, a proxy). Counted in PostgreSQL, so every gateway instance
+// sees the same failures.
 import { db } from "../db/client";
 import { env } from "../env";
 
@@ -11,10 +13,11 @@ export const throttleKeys = (email: string, clientIp: string | null): string[] =
 
 export async function checkThrottle(keys: string[]): Promise<Throttled> {
   const rows = await db.$queryRaw<{ remaining: number }[]>`
-    SELECT CEIL(EXTRACT(EPOCH FROM ("windowStart" + make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}) - now())))::int AS remaining
+    SELECT CEIL(EXTRACT(EPOCH FROM ("windowStart" + make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}::int) - now())))::int AS remaining
     FROM "SignInThrottle"
-    WHERE "key" = ANY(${keys}) AND "failures" >= ${env.SIGN_IN_MAX_FAILURES}
-      AND "windowStart" > now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS})`;
+    WHERE "key" = ANY(${keys})
+      AND "failures" >= CASE WHEN "key" LIKE 'ip:%' THEN ${env.SIGN_IN_MAX_FAILURES_PER_IP}::int ELSE ${env.SIGN_IN_MAX_FAILURES}::int END
+      AND "windowStart" > now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}::int)`;
   if (!rows.length) return { throttled: false };
   return { throttled: true, retryAfterSeconds: Math.max(1, ...rows.map((r) => r.remaining)) };
 }
@@ -25,8 +28,8 @@ export async function noteFailure(keys: string[]): Promise<void> {
     await db.$executeRaw`
       INSERT INTO "SignInThrottle" ("key", "failures", "windowStart") VALUES (${key}, 1, now())
       ON CONFLICT ("key") DO UPDATE SET
-        "failures" = CASE WHEN "SignInThrottle"."windowStart" <= now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}) THEN 1 ELSE "SignInThrottle"."failures" + 1 END,
-        "windowStart" = CASE WHEN "SignInThrottle"."windowStart" <= now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}) THEN now() ELSE "SignInThrottle"."windowStart" END`;
+        "failures" = CASE WHEN "SignInThrottle"."windowStart" <= now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}::int) THEN 1 ELSE "SignInThrottle"."failures" + 1 END,
+        "windowStart" = CASE WHEN "SignInThrottle"."windowStart" <= now() - make_interval(secs => ${env.SIGN_IN_WINDOW_SECONDS}::int) THEN now() ELSE "SignInThrottle"."windowStart" END`;
   }
 }
 

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { person, screenshot, signIn, signUp, url, watchConsole } from "./helpers";
+
+test("sign-up and sign-in pages, sign out, and throttling after repeated failures", async ({ page }, info) => {
+  const console = watchConsole(page);
+  await page.goto(url("/signin"));
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await screenshot(page, "signin", info);
+  await page.goto(url("/signup"));
+  await screenshot(page, "signup", info);
+
+  const who = person("Casey");
+  await signUp(page, who);
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+
+  // A wrong password is refused with a clear message, and does not sign in.
+  await page.context().clearCookies();
+  await signIn(page, { email: who.email, password: "wrong password!" });
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+
+  // The right password works; signing out ends the session.
+  await signIn(page, who);
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  await page.goto(url("/dashboard"));
+  await page.context().clearCookies();
+  await page.goto(url("/dashboard"));
+  await expect(page).toHaveURL(/\/signin/);
+
+  // Five failures lock the email for the window: even the right password is refused then.
+  for (let i = 0; i < 5; i++) {
+    await signIn(page, { email: who.email, password: `wrong password ${i}` });
+    await expect(page.getByRole("alert")).toBeVisible();
+  }
+  await signIn(page, who);
+  await expect(page.getByRole("alert")).toContainText("Too many failed sign-ins");
+  await expect(page).toHaveURL(/\/signin/);
+  console.expectNone();
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { authorizeWithPassword } from "../../server/auth/authorize-password";
+import { signUp } from "../../server/auth/sign-up";
+import { db } from "../../server/db/client";
+import { env } from "../../server/env";
+import { newUser } from "../helpers-dashboard";
+
+const ip = () => `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+describe("sign-in with email and password", () => {
+  it("stores an Argon2id hash, never the password", async () => {
+    const u = await newUser();
+    const row = await db.user.findUniqueOrThrow({ where: { id: u.id } });
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(JSON.stringify(row)).not.toContain(u.password);
+  });
+
+  it("signs in with the right password only; the email is matched case-insensitively", async () => {
+    const u = await newUser();
+    expect(await authorizeWithPassword(u.email.toUpperCase(), u.password, ip())).toMatchObject({ id: u.id, email: u.email });
+    expect(await authorizeWithPassword(u.email, "not the password", ip())).toBeNull();
+    expect(await authorizeWithPassword("nobody@example.test", u.password, ip())).toBeNull();
+    expect(await authorizeWithPassword("not an email", u.password, ip())).toBeNull();
+  });
+
+  it("refuses a second account with the same email (409) and a short password (validation)", async () => {
+    const u = await newUser();
+    await expect(signUp({ name: "Again", email: u.email, password: "another long password" })).rejects.toMatchObject({ status: 409, code: "email_taken" });
+    await expect(signUp({ name: "Short", email: "short@example.test", password: "short" })).rejects.toThrow(/at least 10/);
+  });
+
+  it(`throttles an email after ${env.SIGN_IN_MAX_FAILURES} failures, even with the right password, from any address`, async () => {
+    const u = await newUser();
+    for (let i = 0; i < env.SIGN_IN_MAX_FAILURES; i++) expect(await authorizeWithPassword(u.email, `wrong ${i}`, ip())).toBeNull();
+    await expect(authorizeWithPassword(u.email, u.password, ip())).rejects.toThrow(/Too many failed sign-ins/);
+    // The window ending (moved into the past here) lifts the lock.
+    await db.signInThrottle.update({ where: { key: `email:${u.email}` }, data: { windowStart: new Date(Date.now() - (env.SIGN_IN_WINDOW_SECONDS + 1) * 1000) } });
+    expect(await authorizeWithPassword(u.email, u.password, ip())).toMatchObject({ id: u.id });
+  });
+
+  it("throttles one address guessing across many emails", async () => {
+    const address = ip();
+    await db.signInThrottle.create({ data: { key: `ip:${address}`, failures: env.SIGN_IN_MAX_FAILURES_PER_IP } });
+    const u = await newUser();
+    await expect(authorizeWithPassword(u.email, u.password, address)).rejects.toThrow(/Too many failed sign-ins/);
+    expect(await authorizeWithPassword(u.email, u.password, ip())).toMatchObject({ id: u.id });
+  });
+
+  it("a success clears the email's failures", async () => {
+    const u = await newUser();
+    for (let i = 0; i < env.SIGN_IN_MAX_FAILURES - 1; i++) await authorizeWithPassword(u.email, "wrong", ip());
+    await authorizeWithPassword(u.email, u.password, ip());
+    expect(await db.signInThrottle.findUnique({ where: { key: `email:${u.email}` } })).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+// Boots a whole gateway for a test run: its own embedded PostgreSQL in a temp folder (never
+// the data dir of a running gateway) or, when DATABASE_URL is set, a fresh database created on
+// that server and dropped afterwards; migrations; the built-in node; the Next.js server.
+// Used by the vitest run and by the browser tests (each gets its own database).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../../server/net/free-port";
+import { startStack, type Stack } from "../../scripts/lib/stack";
+
+async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gateway_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export type TestStack = { stack: Stack; dataDir: string; teardown: () => Promise<void> };
+
+export async function bootTestStack(role: string, serverDatabaseUrl = process.env.DATABASE_URL): Promise<TestStack> {
+  // Faster health checks, so tests that take nodes down and up need not wait long.
+  process.env.HEALTH_CHECK_INTERVAL_MS = "500";
+  process.env.BREAKER_COOLDOWN_MS = "1500";
+  // Short enough for a test to watch a node time out (the built-in node's [sim:slow] waits 2 s).
+  process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "3000";
+  // Video jobs: poll nodes often, and look for dead workers and timed-out jobs every second.
+  process.env.VIDEO_POLL_INTERVAL_MS = "200";
+  process.env.JOB_MONITOR_INTERVAL_SECONDS = "1";
+  process.env.JOB_POLL_INTERVAL_SECONDS = "1";
+  // A throwaway data dir under the system temp folder, which the `postgres` user can always
+  // reach (the project may live under a folder only root can enter).
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gateway-test-"));
+  const scratch = serverDatabaseUrl ? await createScratchDatabase(serverDatabaseUrl) : undefined;
+  const stack = await startStack({
+    dataDir,
+    databaseUrl: scratch?.url,
+    port: await freePort(),
+    host: "127.0.0.1",
+    // Separate folders let several test runs (e.g. in different checkouts of the same tree) build side by side.
+    distDir: process.env.TEST_DIST_DIR ?? ".next-test",
+    role,
+    stdio: "ignore",
+    log: (line) => process.stdout.write(`[test setup] ${line}\n`),
+  });
+  const teardown = async () => {
+    await stack.stop();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { stack, dataDir, teardown };
+}
