@@ -1,9 +1,11 @@
 // The meter: writes usage events and charges balances with group commits. Events recorded in the
 // same few milliseconds are committed together by ONE statement that inserts them (idempotent on
-// the event id) and lowers each workspace's balance by exactly the sum of the events inserted.
+// the event id), lowers each workspace's balance and raises each API key's `spent` by exactly the
+// sum of the events inserted.
 // record() resolves only once its event is committed, so callers can hold their last byte.
 import type { CallContext } from "../auth/principal";
 import { db } from "../db/client";
+import { noteKeySpent } from "../keys/verify-key";
 import { formatMoney, type Money } from "../money";
 import { noteBalance } from "./balance-cache";
 
@@ -61,20 +63,35 @@ async function commit(batch: Pending[]): Promise<void> {
     });
     return `(${values.join(", ")})`;
   });
+  // One statement: the events, the workspaces' balances and the keys' `spent` move together, so
+  // neither figure can drift from the sum of the usage events actually inserted.
   const sql = `
     WITH inserted AS (
       INSERT INTO "UsageEvent" (${COLUMNS.map((c) => `"${c}"`).join(", ")})
       VALUES ${tuples.join(", ")}
       ON CONFLICT ("id") DO NOTHING
-      RETURNING "workspaceId", "cost"
+      RETURNING "workspaceId", "apiKeyId", "cost"
     ), totals AS (
       SELECT "workspaceId", SUM("cost") AS total FROM inserted GROUP BY "workspaceId"
+    ), key_totals AS (
+      SELECT "apiKeyId", SUM("cost") AS total FROM inserted WHERE "apiKeyId" IS NOT NULL GROUP BY "apiKeyId"
+    ), keys AS (
+      UPDATE "ApiKey" k SET "spent" = k."spent" + kt.total
+      FROM key_totals kt WHERE k."id" = kt."apiKeyId"
+      RETURNING k."hash", k."spent"::text AS spent
+    ), workspaces AS (
+      UPDATE "Workspace" w SET "balance" = w."balance" - t.total, "updatedAt" = now()
+      FROM totals t WHERE w."id" = t."workspaceId"
+      RETURNING w."id", w."balance"::text AS balance
     )
-    UPDATE "Workspace" w SET "balance" = w."balance" - t.total, "updatedAt" = now()
-    FROM totals t WHERE w."id" = t."workspaceId"
-    RETURNING w."id", w."balance"::text AS balance`;
-  const updated = await db.$queryRawUnsafe<{ id: string; balance: string }[]>(sql, ...params);
-  for (const w of updated) noteBalance(w.id, w.balance);
+    SELECT 'workspace' AS kind, "id" AS ref, balance AS amount FROM workspaces
+    UNION ALL
+    SELECT 'key' AS kind, "hash" AS ref, spent AS amount FROM keys`;
+  const updated = await db.$queryRawUnsafe<{ kind: "workspace" | "key"; ref: string; amount: string }[]>(sql, ...params);
+  for (const r of updated) {
+    if (r.kind === "workspace") noteBalance(r.ref, r.amount);
+    else noteKeySpent(r.ref, r.amount);
+  }
 }
 
 async function flush(): Promise<void> {

@@ -2,13 +2,19 @@ import { z } from "zod";
 import type { Tx } from "../db/client";
 import { errors } from "../errors";
 import { newId } from "../ids";
+import { DECIMAL_STRING, formatMoney, money } from "../money";
+import { ZCreditAmount } from "../workspaces/add-credits";
 import { generateKeySecret } from "./key-secret";
-import { toKeyView, type KeyView } from "./key-view";
+import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
+
+/** A key's spend limit in USD: an exact decimal string above zero, like a credit amount. */
+export const ZSpendLimit = ZCreditAmount.refine((v) => !DECIMAL_STRING.test(v) || money(v).gt(0), "must be greater than zero");
 
 export const ZCreateKeyInput = z.object({
   workspaceId: z.string().min(1),
   name: z.string().trim().min(1).max(100).default("default"),
   expiresAt: z.coerce.date().optional(),
+  spendLimit: ZSpendLimit.optional(),
   createdById: z.string().optional(),
 });
 export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
@@ -31,7 +37,9 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
       prefix,
       createdById: data.createdById ?? null,
       expiresAt: data.expiresAt ?? null,
+      spendLimit: data.spendLimit === undefined ? null : formatMoney(data.spendLimit),
     },
+    include: KEY_CREATOR,
   });
   return { key: toKeyView(row), secret };
 }

@@ -1,20 +1,25 @@
 import { db } from "../db/client";
 import { Channel, notify } from "../db/notify";
 import { errors } from "../errors";
-import { toKeyView, type KeyView } from "./key-view";
+import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
 
 /**
  * Revokes a key. `workspaceId`, when given, scopes the lookup so a caller can only revoke keys
  * of its own workspace (an id from another workspace is answered as not found).
+ * `onlyCreatedBy`, when given, limits the caller to keys they created themselves (members may
+ * revoke their own keys, not their colleagues'); checked in the same transaction as the update.
  * The notification makes every gateway instance drop the key from its cache on commit.
  */
-export async function revokeKey(keyId: string, workspaceId?: string): Promise<KeyView> {
+export async function revokeKey(keyId: string, workspaceId?: string, onlyCreatedBy?: string): Promise<KeyView> {
   return db.$transaction(async (tx) => {
-    const found = await tx.apiKey.findFirst({ where: { id: keyId, ...(workspaceId ? { workspaceId } : {}) } });
+    const found = await tx.apiKey.findFirst({ where: { id: keyId, ...(workspaceId ? { workspaceId } : {}) }, include: KEY_CREATOR });
     if (!found) throw errors.notFound(`No API key with id ${keyId}`, "key_not_found");
+    if (onlyCreatedBy !== undefined && found.createdById !== onlyCreatedBy) {
+      throw errors.permissionDenied("You may revoke only the keys you created. Ask an owner or admin to revoke this one.");
+    }
     const row = found.revokedAt
       ? found
-      : await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+      : await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, include: KEY_CREATOR });
     await notify(tx, Channel.keyChanged, row.hash);
     return toKeyView(row);
   });

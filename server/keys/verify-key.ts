@@ -5,19 +5,35 @@
 // any instance takes effect everywhere within that bound even if a notification is lost.
 // Revocations also NOTIFY every instance, which evicts the key at once. Expiry is checked
 // against the clock on every call, so an expired key stops working immediately.
+//
+// Spend limits: a key is refused once its `spent` (maintained by the meter in the statement that
+// charges its usage) reaches its `spendLimit`. The meter also updates this instance's cached
+// `spent` with every charge it commits, so on the instance that ran a call the next call sees it
+// at once; other instances see it within the freshness bound above. As with the workspace balance,
+// a call is admitted before its cost is known: the overshoot is at most the calls in flight plus
+// those admitted on instances whose entry is still within that bound.
 import { LRUCache } from "lru-cache";
 import { db } from "../db/client";
 import { Channel, listen } from "../db/notify";
 import { env } from "../env";
+import { money } from "../money";
 import { keyCacheStats } from "./key-cache-stats";
 import { hashKey, isWellFormedKey } from "./key-secret";
 
-type KeyRecord = { id: string; workspaceId: string; expiresAt: number | null; revokedAt: number | null };
+type KeyRecord = {
+  id: string;
+  workspaceId: string;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  /** USD decimal strings. */
+  spendLimit: string | null;
+  spent: string;
+};
 type Entry = { record: KeyRecord | null; loadedAt: number };
 
 export type KeyVerification =
   | { valid: true; keyId: string; workspaceId: string }
-  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
+  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" | "spend_limit" };
 
 const cache = new LRUCache<string, Entry>({ max: 100_000 });
 const loading = new Map<string, Promise<Entry>>();
@@ -54,7 +70,10 @@ function load(hash: string): Promise<Entry> {
     const startedAt = Date.now();
     const gen = generation.get(hash) ?? 0;
     const mine: Promise<Entry> = db.apiKey
-      .findUnique({ where: { hash }, select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true } })
+      .findUnique({
+        where: { hash },
+        select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true },
+      })
       .then((row) => {
         const entry: Entry = {
           loadedAt: startedAt,
@@ -63,6 +82,8 @@ function load(hash: string): Promise<Entry> {
             workspaceId: row.workspaceId,
             expiresAt: row.expiresAt?.getTime() ?? null,
             revokedAt: row.revokedAt?.getTime() ?? null,
+            spendLimit: row.spendLimit?.toString() ?? null,
+            spent: laterSpent(row.spent.toString(), cache.get(hash)?.record?.spent),
           },
         };
         if ((generation.get(hash) ?? 0) === gen) cache.set(hash, entry);
@@ -75,6 +96,21 @@ function load(hash: string): Promise<Entry> {
     pending = mine;
   }
   return pending;
+}
+
+/**
+ * `spent` only ever grows, so of two readings the larger is the newer: a load that started
+ * before a charge was noted must not put the smaller figure back.
+ */
+function laterSpent(loaded: string, cached: string | undefined): string {
+  return cached !== undefined && money(cached).gt(loaded) ? cached : loaded;
+}
+
+/** Called by the meter with a key's `spent` as it committed it, so this instance enforces the limit at once. */
+export function noteKeySpent(hash: string, spent: string): void {
+  const entry = cache.get(hash);
+  if (!entry?.record) return;
+  cache.set(hash, { ...entry, record: { ...entry.record, spent: laterSpent(spent, entry.record.spent) } });
 }
 
 async function lookup(hash: string): Promise<Entry> {
@@ -101,6 +137,7 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   if (!record) return { valid: false, reason: "not_found" };
   if (record.revokedAt !== null) return { valid: false, reason: "revoked" };
   if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
+  if (record.spendLimit !== null && money(record.spent).gte(record.spendLimit)) return { valid: false, reason: "spend_limit" };
   touch(record.id, now);
   return { valid: true, keyId: record.id, workspaceId: record.workspaceId };
 }

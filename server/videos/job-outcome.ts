@@ -37,6 +37,11 @@ export async function completeJob(jobId: string, attempt: number, c: Completion)
         LEAST(2147483647, (EXTRACT(EPOCH FROM now() - "createdAt") * 1000)::bigint)::int
       FROM done
       ON CONFLICT ("id") DO NOTHING
+      RETURNING "apiKeyId", "cost"
+    ), key_spend AS (
+      -- the key's running total moves with its usage events, in the same statement
+      UPDATE "ApiKey" k SET "spent" = k."spent" + charged."cost"
+      FROM charged WHERE k."id" = charged."apiKeyId"
     )
     UPDATE "Workspace" w SET "balance" = w."balance" + done."reservedAmount" - done."cost", "updatedAt" = now()
     FROM done WHERE w."id" = done."workspaceId"

@@ -50,7 +50,7 @@ async function expectStillUncharged(openai: OpenAI, id: string, workspaceId: str
 
 describe("a video job, from create to download", () => {
   it("is queued at once with its money reserved, renders a real H.264 mp4, and settles exactly", async () => {
-    const { workspace, openai } = await newWorkspace("10");
+    const { workspace, key, openai } = await newWorkspace("10");
     const created = await createJob(openai, { model: "local-video", prompt: "a red fox crossing a snowy field", seconds: 2, size: "640x360" });
     expect(created).toMatchObject({ object: "video.generation.job", status: "queued", model: "local-video", seconds: 2, size: "640x360", fps: 24, progress: 0, completed_at: null, cost: "0" });
     expect(created.id).toMatch(/^video-/);
@@ -80,6 +80,8 @@ describe("a video job, from create to download", () => {
     expect(events[0]).toMatchObject({ id: job.id, endpoint: "/v1/videos", modelId: "local-video" });
     expect(events[0]!.cost.toString()).toBe(cost.toFixed());
     expect(events[0]!.videoSeconds.toString()).toBe(String(job.billed_seconds));
+    // The key's running spend moves with the settlement, for its spend limit.
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).spent.toString()).toBe(cost.toFixed());
 
     // The mp4: streamed with its type and length; H.264 at the size, fps and length asked for.
     const res = await openai.videos.downloadContent(job.id);

@@ -1,3 +1,34 @@
-import { router } from "../init";
+import { z } from "zod";
+import { db } from "../../db/client";
+import { createKey, ZCreateKeyInput } from "../../keys/create-key";
+import { ZKeyView } from "../../keys/key-view";
+import { listKeys } from "../../keys/list-keys";
+import { revokeKey } from "../../keys/revoke-key";
+import { can } from "../../workspaces/permissions";
+import { router, workspaceProcedure } from "../init";
 
-export const keysRouter = router({});
+/** What the dashboard's form sends; the workspace and creator come from the session, never the input. */
+export const ZCreateKeyForm = ZCreateKeyInput.pick({ name: true, expiresAt: true, spendLimit: true });
+
+export const keysRouter = router({
+  list: workspaceProcedure("workspace.view")
+    .output(z.array(ZKeyView))
+    .query(({ ctx }) => listKeys(ctx.principal.workspaceId)),
+
+  /** The secret is in this answer only; it is never stored or listed. */
+  create: workspaceProcedure("keys.create")
+    .input(ZCreateKeyForm)
+    .output(z.object({ key: ZKeyView, secret: z.string() }))
+    .mutation(({ ctx, input }) =>
+      db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId })),
+    ),
+
+  /** Owners and admins revoke any key of the workspace; members only the keys they created. */
+  revoke: workspaceProcedure("keys.create")
+    .input(z.object({ id: z.string().min(1) }))
+    .output(ZKeyView)
+    .mutation(({ ctx, input }) => {
+      const p = ctx.principal;
+      return revokeKey(input.id, p.workspaceId, can(p.role, "keys.manage") ? undefined : p.userId);
+    }),
+});

@@ -1,3 +1,21 @@
-import { router } from "../init";
+// Operator pages: the nodes behind the gateway. Only gateway operators may see or change them
+// (a node's address and key are the operator's, not a workspace's).
+import { z } from "zod";
+import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../network/nodes";
+import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../network/update-node";
+import { operatorProcedure, router } from "../init";
 
-export const nodesRouter = router({});
+/** What the "Add node" form sends: explicit model mappings stay a CLI feature. */
+export const ZCreateNodeInput = ZAddNodeInput.pick({ name: true, url: true, apiKey: true, city: true, country: true, weight: true });
+
+export const nodesRouter = router({
+  list: operatorProcedure.query(() => listNodes()),
+  create: operatorProcedure.input(ZCreateNodeInput).mutation(async ({ input }) => {
+    const added = await addNode(input);
+    await refreshHealth(added.node.id);
+    const node = (await listNodes()).find((n) => n.id === added.node.id) ?? added.node;
+    return { ...added, node };
+  }),
+  update: operatorProcedure.input(ZUpdateNodeInput).mutation(({ input }) => updateNode(input)),
+  remove: operatorProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ input }) => removeNode(input.id)),
+});

@@ -1,3 +1,32 @@
-import { router } from "../init";
+// The playground chats through chat.createCompletion like any client. The cost of a turn is
+// priced here from the usage the stream reported, by the same functions the meter bills with
+// (tokenUsage, tokenCost), so the page shows the exact charge as a decimal string.
+import { z } from "zod";
+import { tokenCost } from "../../billing/pricing";
+import { resolveModel } from "../../catalog/models";
+import { tokenUsage } from "../../chat/completion-shape";
+import { formatMoney } from "../../money";
+import { router, workspaceProcedure } from "../init";
 
-export const playgroundRouter = router({});
+const count = z.number().int().min(0);
+
+export const ZTurnCostInput = z.object({
+  model: z.string().min(1),
+  usage: z.object({
+    prompt_tokens: count,
+    completion_tokens: count,
+    prompt_tokens_details: z.object({ cached_tokens: count.optional() }).nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: count.optional() }).nullish(),
+  }),
+});
+
+export const playgroundRouter = router({
+  turnCost: workspaceProcedure("models.call")
+    .input(ZTurnCostInput)
+    .output(z.object({ cost: z.string() }))
+    .query(async ({ input }) => {
+      const { row } = await resolveModel(input.model);
+      const usage = { ...input.usage, prompt_tokens_details: input.usage.prompt_tokens_details ?? undefined, completion_tokens_details: input.usage.completion_tokens_details ?? undefined };
+      return { cost: formatMoney(tokenCost(row, tokenUsage(usage))) };
+    }),
+});

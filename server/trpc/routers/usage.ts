@@ -1,3 +1,23 @@
-import { router } from "../init";
+import { usageCsv, ZUsageCsv } from "../../usage/usage-csv";
+import { usageEvents, ZUsageEventsInput, ZUsageEventsPage } from "../../usage/usage-events";
+import { ZUsageFilter } from "../../usage/usage-filter";
+import { usageSummary, ZUsageSummary } from "../../usage/usage-summary";
+import { router, workspaceProcedure } from "../init";
 
-export const usageRouter = router({});
+// Always the workspace of the session's `x-workspace-id` membership: a key id of another
+// workspace in the filter matches no events.
+export const usageRouter = router({
+  summary: workspaceProcedure("workspace.view")
+    .input(ZUsageFilter)
+    .output(ZUsageSummary)
+    .query(({ ctx, input }) => usageSummary(ctx.principal.workspaceId, input)),
+  events: workspaceProcedure("workspace.view")
+    .input(ZUsageEventsInput)
+    .output(ZUsageEventsPage)
+    .query(({ ctx, input }) => usageEvents(ctx.principal.workspaceId, input)),
+  /** For GET /api/usage/export: the events of the filter as CSV text. */
+  exportCsv: workspaceProcedure("workspace.view")
+    .input(ZUsageFilter)
+    .output(ZUsageCsv)
+    .query(({ ctx, input }) => usageCsv(ctx.principal.workspaceId, input)),
+});

@@ -1,0 +1,36 @@
+// GET /api/usage/export?workspaceId=&from=&to=&keyId= : the usage events of a filter as a CSV
+// download, for the signed-in member (the same procedure and permission as the usage page).
+import { dashboardCaller } from "@/server/http/dashboard-context";
+import { errorResponse } from "@/server/http/error-adapter";
+import { newRequestId } from "@/server/http/respond";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(req: Request): Promise<Response> {
+  const params = new URL(req.url).searchParams;
+  const workspaceId = params.get("workspaceId");
+  let requestId = newRequestId();
+  try {
+    const { caller, requestId: id } = await dashboardCaller(workspaceId);
+    requestId = id;
+    const filter = {
+      from: params.get("from") || undefined,
+      to: params.get("to") || undefined,
+      apiKeyId: params.get("keyId") || undefined,
+    };
+    const { csv, rows, truncated } = await caller.usage.exportCsv(filter);
+    const name = `usage-${workspaceId}-${filter.from ?? "start"}-${filter.to ?? "today"}.csv`.replace(/[^\w.-]/g, "_");
+    return new Response(csv, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${name}"`,
+        "cache-control": "no-store",
+        "x-request-id": requestId,
+        "x-usage-rows": String(rows),
+        "x-usage-truncated": String(truncated),
+      },
+    });
+  } catch (err) {
+    return errorResponse(err, requestId);
+  }
+}

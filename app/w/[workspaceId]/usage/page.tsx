@@ -1,0 +1,94 @@
+"use client";
+// Usage: totals, charts per day and per model, the recent requests and a CSV export, for a key
+// and a range of UTC days.
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/app/_trpc/client";
+import { useWorkspace } from "@/app/_components/workspace-context";
+import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
+import { formatCount, formatUsd } from "./format";
+import { RecentRequests } from "./recent-requests";
+import { UsageCharts } from "./usage-charts";
+import { toInput, UsageFilters, type UsageFilterState } from "./usage-filters";
+
+function Total({ label, value, title }: { label: string; value: string; title?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold" title={title}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+export default function UsagePage() {
+  const trpc = useTRPC();
+  const { workspace } = useWorkspace();
+  const [filter, setFilter] = useState<UsageFilterState>({ apiKeyId: "", from: "", to: "" });
+  const input = toInput(filter);
+  const keys = useQuery(trpc.keys.list.queryOptions());
+  const summary = useQuery(trpc.usage.summary.queryOptions(input));
+  const exportParams = new URLSearchParams({ workspaceId: workspace.id });
+  if (input.from) exportParams.set("from", input.from);
+  if (input.to) exportParams.set("to", input.to);
+  if (input.apiKeyId) exportParams.set("keyId", input.apiKeyId);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Usage"
+        description="What this workspace's calls cost, per UTC day and per model."
+        actions={
+          <a
+            href={`/api/usage/export?${exportParams}`}
+            download
+            className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium shadow-sm hover:bg-slate-50"
+          >
+            Export CSV
+          </a>
+        }
+      />
+      <Card>
+        <UsageFilters value={filter} onChange={setFilter} keys={keys.data ?? []} />
+        {keys.error ? <p className="mt-2 text-xs text-red-700">Could not load the keys: {keys.error.message}</p> : null}
+      </Card>
+      {summary.isPending ? (
+        <Loading label="Loading usage…" />
+      ) : summary.error ? (
+        <ErrorState error={summary.error} onRetry={() => void summary.refetch()} />
+      ) : (
+        <>
+          <section aria-label="Totals">
+            <p className="mb-2 text-sm text-slate-600">
+              {summary.data.from} to {summary.data.to} (UTC)
+            </p>
+            <dl className="grid gap-4 sm:grid-cols-3">
+              <Total label="Cost" value={formatUsd(summary.data.totals.cost)} title={`${summary.data.totals.cost} USD`} />
+              <Total label="Requests" value={formatCount(summary.data.totals.requests)} />
+              <Total
+                label="Tokens"
+                value={formatCount(summary.data.totals.inputTokens + summary.data.totals.outputTokens)}
+                title={`${formatCount(summary.data.totals.inputTokens)} input, ${formatCount(summary.data.totals.outputTokens)} output`}
+              />
+            </dl>
+          </section>
+          {summary.data.totals.requests === 0 ? (
+            <EmptyState title="No usage in this range">Make a call with one of this workspace&apos;s API keys and it shows here.</EmptyState>
+          ) : (
+            <UsageCharts summary={summary.data} />
+          )}
+        </>
+      )}
+      <section aria-labelledby="recent-requests-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="recent-requests-title" className="mb-4 text-base font-semibold">
+          Recent requests
+        </h2>
+        <RecentRequests key={JSON.stringify(input)} filter={input} />
+        <p className="mt-3 text-xs text-slate-500">
+          Only billed (successful) calls are recorded, so every request listed succeeded; refused and failed calls cost nothing and are not shown.
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+// The dashboard end to end, as its users go through it: one flow whose steps build on each other
+// (sign-up, workspace, credits, key, usage, members, playground, videos, nodes). Every main page
+// is screenshotted into test-results/screenshots.
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import OpenAI from "openai";
+import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { person, screenshot, signUp, url, watchConsole, type Person } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+const owner: Person = person("Owner");
+let context: BrowserContext;
+let page: Page;
+let consoleWatch: ReturnType<typeof watchConsole>;
+let workspaceId = "";
+const ws = (section: string) => url(`/w/${workspaceId}/${section}`);
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  context = await browser.newContext();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  page = await context.newPage();
+  consoleWatch = watchConsole(page);
+});
+
+test.afterEach(() => consoleWatch.expectNone());
+test.afterAll(() => context.close());
+
+test("the first user signs up, is an operator, and creates a workspace", async ({}, info) => {
+  await signUp(page, owner);
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  await screenshot(page, "workspace-new", info);
+  await page.getByLabel("Workspace name").fill("Acme Research");
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  workspaceId = new URL(page.url()).pathname.split("/")[2]!;
+  // The first user of an empty install is an operator: the operator pages are offered.
+  await expect(page.getByRole("link", { name: "Nodes" })).toBeVisible();
+  await expect(page.getByText("Role: owner · operator")).toBeVisible();
+});
+
+test("the operator adds credits; the balance and the ledger show them", async ({}, info) => {
+  await page.goto(ws("billing"));
+  await page.getByLabel("Amount (USD)").fill("10");
+  await page.getByLabel("Note").fill("first top-up");
+  await page.getByRole("button", { name: "Add credits" }).click();
+  await expect(page.getByLabel("Balance").getByText("$10", { exact: false }).first()).toBeVisible();
+  await expect(page.getByRole("table").getByText("first top-up")).toBeVisible();
+  await screenshot(page, "billing", info);
+});
+
+test("a key created on the keys page calls /v1/chat/completions; the call shows in the usage chart and table", async ({}, info) => {
+  await page.goto(ws("keys"));
+  await page.getByLabel("Name").fill("ci key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("new-key-secret").textContent())!.trim();
+  expect(secret).toMatch(/^sk-gw-/);
+  await page.getByRole("button", { name: "Copy" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await screenshot(page, "keys-new-secret", info);
+  await page.getByRole("button", { name: "Done" }).click();
+  // Shown once: gone from the page, and the list shows only the prefix.
+  await expect(page.getByTestId("new-key-secret")).toHaveCount(0);
+  await expect(page.getByRole("table").getByText("ci key")).toBeVisible();
+  await expect(page.getByText(secret)).toHaveCount(0);
+  await screenshot(page, "keys", info);
+
+  const openai = new OpenAI({ apiKey: secret, baseURL: url("/v1"), maxRetries: 0 });
+  const completion = await openai.chat.completions.create({ model: "local-chat-sim", messages: [{ role: "user", content: "Hello from the browser test" }] });
+  expect(completion.usage!.total_tokens).toBeGreaterThan(0);
+
+  await page.goto(ws("usage"));
+  const requests = page.getByRole("region", { name: "Recent requests" });
+  await expect(requests.getByRole("cell", { name: "/v1/chat/completions" })).toBeVisible();
+  await expect(requests.getByRole("cell", { name: "local-chat-sim" })).toBeVisible();
+  // The charts are drawn by the charting library with the call's data in them.
+  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  await expect(page.locator(".recharts-bar-rectangle, .recharts-area-area").first()).toBeVisible();
+  await screenshot(page, "usage", info);
+});
+
+test("a playground chat streams the reply and shows the turn's tokens and cost", async ({}, info) => {
+  await page.goto(ws("playground"));
+  await page.getByLabel("Model").selectOption("local-chat-sim");
+  await page.getByLabel("Message").fill("Say hello to the playground");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("user-message").first()).toContainText("Say hello to the playground");
+  await expect(page.getByTestId("assistant-message").first()).not.toBeEmpty();
+  await expect(page.getByTestId("turn-usage").first()).toHaveText(/\d+ input tokens · \d+ output tokens · \$\d+\.\d+/);
+  await screenshot(page, "playground", info);
+});
+
+test("a video job shows its progress, completes, and plays in the page", async ({}, info) => {
+  await page.goto(ws("videos"));
+  await page.getByLabel("Model").selectOption("local-video");
+  await page.getByLabel("Prompt").fill("a red ball bouncing");
+  await page.getByLabel("Seconds").fill("1");
+  await page.getByRole("button", { name: "Create video" }).click();
+  const job = page.getByTestId("video-job").first();
+  await expect(job).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  const video = job.locator("video");
+  await expect(video).toBeVisible();
+  // The browser fetches the file (with Range requests) and plays it.
+  const played = await video.evaluate(async (el: HTMLVideoElement) => {
+    el.muted = true;
+    await el.play();
+    await new Promise((r) => setTimeout(r, 600));
+    return { currentTime: el.currentTime, duration: el.duration, readyState: el.readyState };
+  });
+  expect(played.duration).toBeGreaterThan(0.5);
+  expect(played.currentTime).toBeGreaterThan(0);
+  expect(played.readyState).toBeGreaterThanOrEqual(2);
+  const download = await job.getByRole("link", { name: "Download" }).getAttribute("href");
+  const file = await page.request.get(url(download!));
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("video/mp4");
+  await screenshot(page, "videos", info);
+});
+
+test("the models page lists the catalog with prices and video ranges", async ({}, info) => {
+  await page.goto(ws("models"));
+  await expect(page.locator('[data-testid="model-row"][data-model-id="local-chat-sim"]')).toBeVisible();
+  await expect(page.locator('[data-testid="model-row"][data-model-id="local-video"]')).toBeVisible();
+  await screenshot(page, "models", info);
+});
+
+test("an operator adds a node; it is listed online with its region and models, and in the network status", async ({}, info) => {
+  const fake: FakeUpstream = await startFakeUpstream("e2e-fake-model");
+  try {
+    await page.goto(ws("nodes"));
+    const form = page.getByRole("form", { name: "Add node" });
+    await form.getByLabel("Name").fill("e2e-node");
+    await form.getByLabel("Base URL").fill(fake.url);
+    await form.getByLabel("City").fill("Lisbon");
+    await form.getByLabel("Country").fill("PT");
+    await form.getByRole("button", { name: "Add node" }).click();
+    const row = page.getByTestId("node-row").filter({ hasText: "e2e-node" });
+    await expect(row).toContainText("Lisbon");
+    await expect(row).toContainText("e2e-fake-model");
+    await expect(row).toContainText("online", { timeout: 20_000 });
+    await screenshot(page, "nodes", info);
+    await page.goto(ws("network"));
+    await expect(page.getByTestId("model-availability").filter({ hasText: "e2e-fake-model" })).toBeVisible({ timeout: 20_000 });
+    await screenshot(page, "network", info);
+  } finally {
+    await fake.close();
+  }
+});
