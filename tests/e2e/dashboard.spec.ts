@@ -78,6 +78,53 @@ test("a key created on the keys page calls /v1/chat/completions; the call shows 
   await screenshot(page, "usage", info);
 });
 
+test("a second user invited by link joins as member, and the server refuses them an admin action", async ({ browser }, info) => {
+  await page.goto(ws("members"));
+  await page.getByLabel("Role").selectOption("member");
+  await page.getByRole("button", { name: "Invite" }).click();
+  const link = await page.getByLabel("Invitation link").inputValue();
+  expect(link).toMatch(/\/invite\/\S+$/);
+  await screenshot(page, "members", info);
+
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  const memberConsole = watchConsole(memberPage);
+  try {
+    const member = person("Member");
+    await memberPage.goto(link);
+    await expect(memberPage.getByRole("heading", { name: "Join Acme Research" })).toBeVisible();
+    await memberPage.getByRole("link", { name: "Create an account" }).click();
+    await signUp(memberPage, member, new URL(memberPage.url()).pathname + new URL(memberPage.url()).search);
+    // Back on the invitation, signed in: accept it.
+    await expect(memberPage).toHaveURL(/\/invite\//);
+    await memberPage.getByRole("button", { name: "Accept invitation" }).click();
+    await expect(memberPage).toHaveURL(new RegExp(`/w/${workspaceId}/usage$`));
+    await expect(memberPage.getByText("Role: member")).toBeVisible();
+    // Not an operator, so no operator pages.
+    await expect(memberPage.getByRole("link", { name: "Nodes" })).toHaveCount(0);
+    // The members page offers a member no invite form...
+    await memberPage.goto(ws("members"));
+    await expect(memberPage.getByRole("table").getByText(owner.email)).toBeVisible();
+    await expect(memberPage.getByRole("button", { name: "Invite" })).toHaveCount(0);
+    // ...and the server refuses the admin actions even when called directly, with the session.
+    const call = (procedure: string, input: unknown) =>
+      memberPage.request.post(url(`/api/trpc/${procedure}`), { headers: { "x-workspace-id": workspaceId }, data: input });
+    const rename = await call("workspaces.rename", { name: "Taken over" });
+    expect(rename.status()).toBe(403);
+    expect((await rename.json()).error.data).toMatchObject({ code: "FORBIDDEN", gatewayCode: "permission_denied" });
+    const invite = await call("workspaces.invite", { role: "admin", email: "" });
+    expect(invite.status()).toBe(403);
+    const credits = await call("billing.addCredits", { workspaceId, amount: "1000" });
+    expect(credits.status()).toBe(403);
+    await page.goto(ws("settings"));
+    await expect(page.getByLabel("Workspace name")).toHaveValue("Acme Research");
+    await screenshot(page, "settings", info);
+    memberConsole.expectNone();
+  } finally {
+    await memberContext.close();
+  }
+});
+
 test("a playground chat streams the reply and shows the turn's tokens and cost", async ({}, info) => {
   await page.goto(ws("playground"));
   await page.getByLabel("Model").selectOption("local-chat-sim");
@@ -144,4 +191,12 @@ test("an operator adds a node; it is listed online with its region and models, a
   } finally {
     await fake.close();
   }
+});
+
+test("signing out ends the session", async () => {
+  await page.goto(ws("usage"));
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await page.goto(ws("keys"));
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
 });

@@ -1,3 +1,80 @@
-import { router } from "../init";
+// Workspaces and their members. Every rule (who may rename, invite, change roles, remove; the
+// last owner) is enforced here and in the services, never only by what the dashboard shows.
+import { z } from "zod";
+import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPreview, ZInvitationTokenInput } from "../../workspaces/accept-invitation";
+import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../workspaces/change-member-role";
+import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../workspaces/create-invitation";
+import { createWorkspace } from "../../workspaces/create-workspace";
+import { listPendingInvitations, revokeInvitation, ZPendingInvitation, ZRevokeInvitationInput } from "../../workspaces/invitations";
+import { listMembers, ZMember } from "../../workspaces/members";
+import { removeMember, ZRemovedMember, ZRemoveMemberInput } from "../../workspaces/remove-member";
+import { renameWorkspace, ZRenamedWorkspace, ZRenameWorkspaceInput } from "../../workspaces/rename-workspace";
+import { workspaceSummary, ZNewWorkspaceInput, ZWorkspaceSummary } from "../../workspaces/workspace-summary";
+import { publicProcedure, router, sessionProcedure, workspaceProcedure } from "../init";
 
-export const workspacesRouter = router({});
+export const workspacesRouter = router({
+  /** A new workspace with the signed-in user as its owner. */
+  create: sessionProcedure
+    .input(ZNewWorkspaceInput)
+    .output(ZRenamedWorkspace)
+    .mutation(async ({ ctx, input }) => {
+      const { workspace } = await createWorkspace({ name: input.name, ownerUserId: ctx.user.id });
+      return { id: workspace.id, name: workspace.name };
+    }),
+
+  /** The workspace in `x-workspace-id`, with the caller's role in it. */
+  current: workspaceProcedure("workspace.view")
+    .output(ZWorkspaceSummary)
+    .query(({ ctx }) => workspaceSummary(ctx.principal.workspaceId, ctx.principal.role)),
+
+  rename: workspaceProcedure("workspace.rename")
+    .input(ZRenameWorkspaceInput)
+    .output(ZRenamedWorkspace)
+    .mutation(({ ctx, input }) => renameWorkspace(ctx.principal.workspaceId, input)),
+
+  members: workspaceProcedure("workspace.view")
+    .output(z.array(ZMember))
+    .query(({ ctx }) => listMembers(ctx.principal.workspaceId)),
+
+  changeRole: workspaceProcedure("members.manage")
+    .input(ZChangeRoleInput)
+    .output(ZChangedMember)
+    .mutation(({ ctx, input }) => changeMemberRole(ctx.principal.workspaceId, ctx.principal.userId, input)),
+
+  /** Removing someone needs `members.manage`; removing yourself (leaving) is open to every role. */
+  removeMember: workspaceProcedure("workspace.view")
+    .input(ZRemoveMemberInput)
+    .output(ZRemovedMember)
+    .mutation(({ ctx, input }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, input)),
+
+  leave: workspaceProcedure("workspace.view")
+    .output(ZRemovedMember)
+    .mutation(({ ctx }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, { userId: ctx.principal.userId })),
+
+  invite: workspaceProcedure("members.manage")
+    .input(ZCreateInvitationInput)
+    .output(ZCreatedInvitation)
+    .mutation(({ ctx, input }) =>
+      createInvitation({ ...ctx.principal, name: ctx.user.name, email: ctx.user.email }, input),
+    ),
+
+  invitations: workspaceProcedure("members.manage")
+    .output(z.array(ZPendingInvitation))
+    .query(({ ctx }) => listPendingInvitations(ctx.principal.workspaceId)),
+
+  revokeInvitation: workspaceProcedure("members.manage")
+    .input(ZRevokeInvitationInput)
+    .output(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => revokeInvitation(ctx.principal.workspaceId, input)),
+
+  /** Public: the accept page shows the workspace and role before anyone signs in. */
+  invitationPreview: publicProcedure
+    .input(ZInvitationTokenInput)
+    .output(ZInvitationPreview)
+    .query(({ input }) => previewInvitation(input)),
+
+  acceptInvitation: sessionProcedure
+    .input(ZInvitationTokenInput)
+    .output(ZAcceptedInvitation)
+    .mutation(({ ctx, input }) => acceptInvitation(ctx.user, input)),
+});

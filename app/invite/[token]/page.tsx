@@ -1,0 +1,22 @@
+import { ApiProvider } from "@/app/_trpc/provider";
+import { dashboardSession } from "@/server/http/dashboard-session";
+import { AcceptInvitation } from "./accept-invitation";
+
+export const dynamic = "force-dynamic";
+// The token in this page's address is a secret: never send it to another site as a referrer.
+export const metadata = { title: "Invitation · Model Gateway", referrer: "no-referrer" };
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const session = await dashboardSession();
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <p className="mb-6 text-center text-lg font-semibold">Model Gateway</p>
+        <ApiProvider workspaceId={null}>
+          <AcceptInvitation token={token} user={session ? { email: session.user.email } : null} />
+        </ApiProvider>
+      </div>
+    </main>
+  );
+}

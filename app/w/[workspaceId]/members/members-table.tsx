@@ -1,0 +1,115 @@
+"use client";
+// The member list. Controls appear only where the procedures would allow the change (admins see
+// no controls on owners); the procedures check again, so a forged request gets a 403.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
+import { useWorkspace } from "@/app/_components/workspace-context";
+import { useTRPC } from "@/app/_trpc/client";
+import type { Member } from "@/server/workspaces/members";
+import { can, canManageRole, ROLES } from "@/server/workspaces/permissions";
+
+type Role = (typeof ROLES)[number];
+
+function MemberRow({ member, onChanged }: { member: Member; onChanged: (self: boolean) => void }) {
+  const trpc = useTRPC();
+  const { workspace, session } = useWorkspace();
+  const [confirming, setConfirming] = useState(false);
+  const self = member.userId === session.user.id;
+  const who = member.name ?? member.email ?? member.userId;
+  const manageable = can(workspace.role, "members.manage") && canManageRole(workspace.role, member.role);
+  const changeRole = useMutation(trpc.workspaces.changeRole.mutationOptions({ onSuccess: () => onChanged(self) }));
+  const remove = useMutation(trpc.workspaces.removeMember.mutationOptions({ onSuccess: () => onChanged(self) }));
+  const error = changeRole.error ?? remove.error;
+
+  return (
+    <tr>
+      <Td>
+        <span className="font-medium">{member.name ?? "—"}</span>
+        {self ? <span className="ml-2"><Badge tone="indigo">you</Badge></span> : null}
+        <span className="block text-xs text-slate-500">{member.email}</span>
+        {error ? (
+          <span role="alert" className="mt-1 block max-w-xs whitespace-normal text-xs text-red-600">
+            {error.message}
+          </span>
+        ) : null}
+      </Td>
+      <Td>
+        {manageable ? (
+          <>
+            <label htmlFor={`role-${member.userId}`} className="sr-only">
+              Role of {who}
+            </label>
+            <select
+              id={`role-${member.userId}`}
+              value={member.role}
+              disabled={changeRole.isPending}
+              onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as Role })}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+            >
+              {ROLES.filter((r) => canManageRole(workspace.role, r)).map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <Badge tone={member.role === "owner" ? "green" : "slate"}>{member.role}</Badge>
+        )}
+      </Td>
+      <Td>{new Date(member.joinedAt).toLocaleDateString()}</Td>
+      <Td className="text-right">
+        {manageable && !self ? (
+          confirming ? (
+            <span className="inline-flex flex-wrap justify-end gap-2">
+              <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate({ userId: member.userId })}>
+                Confirm removal<span className="sr-only"> of {who}</span>
+              </Button>
+              <Button variant="secondary" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+            </span>
+          ) : (
+            <Button variant="secondary" onClick={() => setConfirming(true)}>
+              Remove<span className="sr-only"> {who}</span>
+            </Button>
+          )
+        ) : null}
+      </Td>
+    </tr>
+  );
+}
+
+export function MembersTable() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const members = useQuery(trpc.workspaces.members.queryOptions());
+
+  function onChanged(self: boolean) {
+    void queryClient.invalidateQueries({ queryKey: trpc.workspaces.members.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.workspaces.current.queryKey() });
+    // The frame shows the caller's role from the server: reload it when that role changed.
+    if (self) router.refresh();
+  }
+
+  return (
+    <Card title="Members">
+      {members.isPending ? (
+        <Loading label="Loading members…" />
+      ) : members.isError ? (
+        <ErrorState error={members.error} onRetry={() => void members.refetch()} />
+      ) : members.data.length === 0 ? (
+        <EmptyState title="No members">This workspace has no members.</EmptyState>
+      ) : (
+        <Table caption="Workspace members" head={["Member", "Role", "Joined", "Actions"]}>
+          {members.data.map((m) => (
+            <MemberRow key={m.userId} member={m} onChanged={onChanged} />
+          ))}
+        </Table>
+      )}
+    </Card>
+  );
+}

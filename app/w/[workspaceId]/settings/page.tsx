@@ -1,0 +1,15 @@
+import { PageHeader } from "@/app/_components/ui";
+import { LeaveWorkspace } from "./leave-workspace";
+import { WorkspaceDetails } from "./workspace-details";
+
+export const metadata = { title: "Settings · Model Gateway" };
+
+export default function SettingsPage() {
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Settings" description="The workspace's name and your membership." />
+      <WorkspaceDetails />
+      <LeaveWorkspace />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// The invitation email. Sent only when SMTP_URL is configured and the dashboard's public origin
+// is known (NEXTAUTH_URL, else PUBLIC_BASE_URL): a link built from a request's Host header could
+// be pointed at another site by whoever sends that header. Never throws: the invite link has
+// already been shown to the inviter, so a mail failure is reported, not raised.
+import nodemailer, { type Transporter } from "nodemailer";
+import { env } from "../env";
+
+export type InvitationEmail = { to: string; token: string; workspaceName: string; role: string; inviter: string; expiresAt: Date };
+export type InvitationEmailResult = { emailed: boolean; note: string | null };
+
+/** Timeouts so a silent mail server cannot hold the invite request for minutes. */
+const TIMEOUTS = { connectionTimeout: "10000", greetingTimeout: "10000", socketTimeout: "15000" };
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+function transporter(smtpUrl: string): Transporter {
+  if (transport?.url !== smtpUrl) {
+    const url = new URL(smtpUrl);
+    for (const [key, value] of Object.entries(TIMEOUTS)) if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+    transport = { url: smtpUrl, transporter: nodemailer.createTransport(url.toString()) };
+  }
+  return transport.transporter;
+}
+
+export function invitationLink(origin: string, token: string): string {
+  return new URL(`/invite/${encodeURIComponent(token)}`, origin).toString();
+}
+
+function body(mail: InvitationEmail, link: string): string {
+  return [
+    `${mail.inviter} invited you to join the workspace "${mail.workspaceName}" on Model Gateway as ${mail.role}.`,
+    "",
+    "Accept the invitation:",
+    link,
+    "",
+    `The link can be used once and expires on ${mail.expiresAt.toUTCString()}.`,
+    `It only works for an account with the address ${mail.to}.`,
+    "If you did not expect this invitation, ignore this email.",
+  ].join("\n");
+}
+
+export async function sendInvitationEmail(mail: InvitationEmail): Promise<InvitationEmailResult> {
+  if (!env.SMTP_URL) return { emailed: false, note: "Email is not configured on this gateway (SMTP_URL); share the link yourself." };
+  const origin = env.NEXTAUTH_URL ?? env.PUBLIC_BASE_URL;
+  if (!origin) return { emailed: false, note: "The gateway's public address is not configured (NEXTAUTH_URL); share the link yourself." };
+  try {
+    await transporter(env.SMTP_URL).sendMail({
+      from: env.SMTP_FROM,
+      to: mail.to,
+      subject: `You are invited to ${mail.workspaceName.replace(/[\r\n]+/g, " ")} on Model Gateway`,
+      text: body(mail, invitationLink(origin, mail.token)),
+    });
+    return { emailed: true, note: null };
+  } catch (err) {
+    console.error("invitation email failed", err instanceof Error ? err.message : err);
+    return { emailed: false, note: "Sending the email failed; share the link yourself." };
+  }
+}
