@@ -93,8 +93,9 @@ test("a second user invited by link joins as member, and the server refuses them
     const member = person("Member");
     await memberPage.goto(link);
     await expect(memberPage.getByRole("heading", { name: "Join Acme Research" })).toBeVisible();
-    await memberPage.getByRole("link", { name: "Create an account" }).click();
-    await signUp(memberPage, member, new URL(memberPage.url()).pathname + new URL(memberPage.url()).search);
+    const signUpHref = await memberPage.getByRole("link", { name: "Create an account" }).getAttribute("href");
+    expect(signUpHref).toMatch(/^\/signup\?callbackUrl=%2Finvite%2F/);
+    await signUp(memberPage, member, signUpHref!);
     // Back on the invitation, signed in: accept it.
     await expect(memberPage).toHaveURL(/\/invite\//);
     await memberPage.getByRole("button", { name: "Accept invitation" }).click();
@@ -171,7 +172,8 @@ test("the models page lists the catalog with prices and video ranges", async ({}
 });
 
 test("an operator adds a node; it is listed online with its region and models, and in the network status", async ({}, info) => {
-  const fake: FakeUpstream = await startFakeUpstream("e2e-fake-model");
+  // The node serves a model the catalog knows (one without a price card would not be linked).
+  const fake: FakeUpstream = await startFakeUpstream("local-chat-sim");
   try {
     await page.goto(ws("nodes"));
     const form = page.getByRole("form", { name: "Add node" });
@@ -182,11 +184,14 @@ test("an operator adds a node; it is listed online with its region and models, a
     await form.getByRole("button", { name: "Add node" }).click();
     const row = page.getByTestId("node-row").filter({ hasText: "e2e-node" });
     await expect(row).toContainText("Lisbon");
-    await expect(row).toContainText("e2e-fake-model");
+    await expect(row).toContainText("local-chat-sim");
     await expect(row).toContainText("online", { timeout: 20_000 });
     await screenshot(page, "nodes", info);
     await page.goto(ws("network"));
-    await expect(page.getByTestId("model-availability").filter({ hasText: "e2e-fake-model" })).toBeVisible({ timeout: 20_000 });
+    // The built-in node and the new one, in two regions.
+    await expect(page.getByTestId("stat-nodes-online")).toHaveText("2", { timeout: 20_000 });
+    await expect(page.getByTestId("stat-regions")).toHaveText("2");
+    await expect(page.locator('[data-testid="model-availability"][data-model-id="local-chat-sim"]')).toContainText("available");
     await screenshot(page, "network", info);
   } finally {
     await fake.close();
