@@ -130,10 +130,21 @@ test("a playground chat streams the reply and shows the turn's tokens and cost",
   await page.goto(ws("playground"));
   await page.getByLabel("Model").selectOption("local-chat-sim");
   await page.getByLabel("Message").fill("Say hello to the playground");
+  // Record every text the reply shows while it arrives: a streamed reply grows in several steps.
+  await page.evaluate(() => {
+    const seen = new Set<string>();
+    (window as unknown as { replySnapshots: Set<string> }).replySnapshots = seen;
+    new MutationObserver(() => {
+      const reply = document.querySelector('[data-testid="assistant-message"]');
+      if (reply?.textContent) seen.add(reply.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByTestId("user-message").first()).toContainText("Say hello to the playground");
   await expect(page.getByTestId("assistant-message").first()).not.toBeEmpty();
   await expect(page.getByTestId("turn-usage").first()).toHaveText(/\d+ input tokens · \d+ output tokens · \$\d+\.\d+/);
+  const steps = await page.evaluate(() => (window as unknown as { replySnapshots: Set<string> }).replySnapshots.size);
+  expect(steps).toBeGreaterThan(2);
   await screenshot(page, "playground", info);
 });
 
@@ -195,6 +206,29 @@ test("an operator adds a node; it is listed online with its region and models, a
     await screenshot(page, "network", info);
   } finally {
     await fake.close();
+  }
+});
+
+test("on a phone-sized screen the menu opens, navigation works, and pages do not overflow sideways", async ({ browser }, info) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+  const phonePage = await phone.newPage();
+  const phoneConsole = watchConsole(phonePage);
+  try {
+    await phonePage.goto(ws("usage"));
+    await expect(phonePage.getByRole("link", { name: "API keys" })).toBeHidden();
+    await phonePage.getByRole("button", { name: "Menu" }).click();
+    await phonePage.getByRole("link", { name: "API keys" }).click();
+    await expect(phonePage).toHaveURL(/\/keys$/);
+    for (const section of ["usage", "keys", "billing", "playground", "videos"]) {
+      await phonePage.goto(ws(section));
+      await expect(phonePage.getByRole("heading", { level: 1 })).toBeVisible();
+      const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${section} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+    }
+    await screenshot(phonePage, "phone-videos", info);
+    phoneConsole.expectNone();
+  } finally {
+    await phone.close();
   }
 });
 

@@ -36,3 +36,26 @@ test("sign-up and sign-in pages, sign out, and throttling after repeated failure
   await expect(page).toHaveURL(/\/signin/);
   console.expectNone();
 });
+
+test("the sign-in form works from the keyboard alone", async ({ page }) => {
+  const watch = watchConsole(page);
+  const who = person("Kim");
+  await signUp(page, who);
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  await page.context().clearCookies();
+  await page.goto(url("/signin"));
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Email")).toBeFocused();
+  await page.keyboard.type(who.email);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Password")).toBeFocused();
+  await page.keyboard.type(who.password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  // The new-workspace form too: its only field has the focus; type a name, Enter creates it.
+  await expect(page.getByLabel("Workspace name")).toBeFocused();
+  await page.keyboard.type("Keyboard Co");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  watch.expectNone();
+});
