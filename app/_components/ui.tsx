@@ -1,7 +1,8 @@
 // The dashboard's small UI kit: every page builds from these, so controls look and behave the
 // same (labels tied to inputs, visible focus, disabled and busy states).
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
-import { useId } from "react";
+import type { ButtonHTMLAttributes, ReactNode } from "react";
+
+export { SelectField, TextareaField, TextField } from "./fields";
 
 const cx = (...parts: Array<string | false | null | undefined>) => parts.filter(Boolean).join(" ");
 
@@ -25,50 +26,6 @@ export function Button({ variant = "primary", busy, className, disabled, childre
       {busy ? <span className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden /> : null}
       {children}
     </button>
-  );
-}
-
-type FieldProps = { label: string; hint?: ReactNode; error?: string | null };
-
-export function TextField({ label, hint, error, className, ...rest }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  return (
-    <div className={cx("flex flex-col gap-1", className)}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint || error ? `${id}-hint` : undefined}
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-indigo-500"
-        {...rest}
-      />
-      {error ? (
-        <p id={`${id}-hint`} className="text-xs text-red-600">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-export function SelectField({ label, hint, className, children, ...rest }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  return (
-    <div className={cx("flex flex-col gap-1", className)}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select id={id} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm" {...rest}>
-        {children}
-      </select>
-      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-    </div>
   );
 }
 

@@ -8,7 +8,7 @@ import GitHubProvider from "next-auth/providers/github";
 import { env } from "../env";
 import { derivedSecret } from "../network/secret-box";
 import { authorizeWithPassword, SignInRefused } from "./authorize-password";
-import { linkOAuthUser } from "./link-oauth-user";
+import { linkOAuthUser, mayUseOAuthAccount } from "./link-oauth-user";
 
 // Self-hosted without NEXTAUTH_URL: take the origin from the Host header, as `next start` serves it.
 if (!env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
@@ -38,6 +38,11 @@ export const authOptions: NextAuthOptions = {
     ...(githubEnabled ? [GitHubProvider({ clientId: env.GITHUB_ID!, clientSecret: env.GITHUB_SECRET! })] : []),
   ],
   callbacks: {
+    async signIn({ user, account, profile }) {
+      if (!account || account.provider === "credentials") return true;
+      const ok = await mayUseOAuthAccount(account, { email: user.email ?? profile?.email ?? null, name: null, image: null });
+      return ok ? true : "/signin?error=OAuthAccountNotLinked";
+    },
     async jwt({ token, user, account, profile }) {
       if (account && account.provider !== "credentials") {
         token.uid = await linkOAuthUser(account, { email: user.email ?? profile?.email ?? null, name: user.name ?? null, image: user.image ?? null });

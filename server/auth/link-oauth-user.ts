@@ -1,22 +1,36 @@
 import type { Account } from "next-auth";
 import { db } from "../db/client";
 
+type Profile = { email: string | null; name: string | null; image: string | null };
+
 /**
- * The gateway user behind an OAuth sign-in: the one already linked to this provider account, or
- * the user with the same (provider-verified) email, or a new user. Returns the user id.
+ * Whether an OAuth sign-in may go ahead. An account already linked to this provider account may.
+ * A new one may only if no user has its email yet: linking by email would hand an existing account
+ * (whose address nobody verified) to whoever shows up with that address at the provider.
  */
-export async function linkOAuthUser(account: Account, profile: { email: string | null; name: string | null; image: string | null }): Promise<string> {
+export async function mayUseOAuthAccount(account: Account, profile: Profile): Promise<boolean> {
+  if (await linkedUserId(account)) return true;
+  const email = profile.email?.toLowerCase();
+  return !email || !(await db.user.findUnique({ where: { email }, select: { id: true } }));
+}
+
+async function linkedUserId(account: Account): Promise<string | null> {
   const linked = await db.account.findUnique({
     where: { provider_providerAccountId: { provider: account.provider, providerAccountId: account.providerAccountId } },
     select: { userId: true },
   });
-  if (linked) return linked.userId;
-  const email = profile.email?.toLowerCase() ?? null;
+  return linked?.userId ?? null;
+}
+
+/** The gateway user behind an OAuth sign-in: the one linked to this provider account, or a new user. Returns the user id. */
+export async function linkOAuthUser(account: Account, profile: Profile): Promise<string> {
+  const linked = await linkedUserId(account);
+  if (linked) return linked;
   return db.$transaction(async (tx) => {
+    // The same lock as password sign-up: exactly one first user of an install becomes operator.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gateway.sign-up'))`;
-    const existing = email ? await tx.user.findUnique({ where: { email }, select: { id: true } }) : null;
-    const first = !existing && (await tx.user.count()) === 0;
-    const user = existing ?? (await tx.user.create({ data: { email, name: profile.name, image: profile.image, isOperator: first } }));
+    const first = (await tx.user.count()) === 0;
+    const user = await tx.user.create({ data: { email: profile.email?.toLowerCase() ?? null, name: profile.name, image: profile.image, isOperator: first } });
     await tx.account.create({
       data: { userId: user.id, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
     });

@@ -45,6 +45,10 @@ export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
   const url = data.url ?? current.baseUrl;
+  // The stored key was given for one server: it is never sent to another one unless given again.
+  if (url !== current.baseUrl && current.apiKeyEncrypted && data.apiKey === undefined) {
+    throw errors.invalidRequest("Changing the URL of a node with an API key needs the key again (or null to drop it).", "apiKey", "api_key_required");
+  }
   const apiKey = data.apiKey === undefined ? (current.apiKeyEncrypted ? open(current.apiKeyEncrypted) : null) : data.apiKey;
   const moved = url !== current.baseUrl || data.apiKey !== undefined;
   const upstream = moved ? await listAt(url, apiKey) : null;

@@ -71,7 +71,10 @@ export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, principal: ctx.principal } });
 });
 
-/** Procedures that spend the workspace's credits: members need a role allowed to (not `billing`). */
+/**
+ * Procedures that spend the workspace's credits or change what calls produced (deleting a video,
+ * cancelling a response): dashboard members need a role allowed to call models (not `billing`).
+ */
 export const billedProcedure = apiKeyProcedure.use(({ ctx, next }) => {
   if (ctx.principal.kind === "user" && !can(ctx.principal.role, "models.call")) {
     throw errors.permissionDenied(`The ${ctx.principal.role} role cannot call models from the dashboard.`);

@@ -10,6 +10,7 @@ import { env } from "../env";
 import { errors } from "../errors";
 import { newId } from "../ids";
 import { inTransaction, jobQueue, QUEUES } from "../jobs/boss";
+import { assertKeyCanReserve } from "../keys/key-reservation";
 import { formatMoney } from "../money";
 import type { VideoCreate } from "./schema";
 import { toVideoObject, type VideoJobObject } from "./video-object";
@@ -29,6 +30,7 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
   const boss = await jobQueue();
 
   const { job, balance } = await db.$transaction(async (tx) => {
+    if (ctx.principal.keyId) await assertKeyCanReserve(tx, ctx.principal.keyId, reserved);
     const taken = await tx.$queryRaw<{ balance: string }[]>`
       UPDATE "Workspace" SET "balance" = "balance" - ${reserved}::numeric, "updatedAt" = now()
       WHERE "id" = ${workspaceId} AND "balance" >= ${reserved}::numeric

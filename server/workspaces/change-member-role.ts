@@ -6,6 +6,7 @@ import { db } from "../db/client";
 import { errors } from "../errors";
 import { assertAnotherOwnerRemains, lockMembers, ZMember, type Member } from "./members";
 import { can, canManageRole, ROLES } from "./permissions";
+import { withdrawMemberRights } from "./withdraw-member-rights";
 
 export const ZChangeRoleInput = z.object({ userId: z.string().min(1), role: z.enum(ROLES) });
 export type ChangeRoleInput = z.input<typeof ZChangeRoleInput>;
@@ -28,6 +29,8 @@ export async function changeMemberRole(workspaceId: string, actorUserId: string,
       data: { role: data.role },
       select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
     });
+    // A role that may no longer hold keys or invite takes those away now (e.g. member -> billing).
+    await withdrawMemberRights(tx, workspaceId, data.userId, data.role);
     return { userId: row.user.id, name: row.user.name, email: row.user.email, role: row.role, joinedAt: row.createdAt.toISOString() };
   });
 }

@@ -1,12 +1,14 @@
 // Removing a member, or leaving. Anyone may remove themselves (leave), whatever their role;
 // removing someone else needs `members.manage` and the right to manage their role (admins cannot
 // remove owners). The last owner can neither be removed nor leave: checked under the owner lock
-// in the same transaction as the delete, so two concurrent removals cannot both pass.
+// in the same transaction as the delete, so two concurrent removals cannot both pass. The keys
+// the member created are revoked and their pending invitations withdrawn in the same transaction.
 import { z } from "zod";
 import { db } from "../db/client";
 import { errors } from "../errors";
 import { assertAnotherOwnerRemains, lockMembers } from "./members";
 import { can, canManageRole } from "./permissions";
+import { withdrawMemberRights } from "./withdraw-member-rights";
 
 export const ZRemoveMemberInput = z.object({ userId: z.string().min(1) });
 export type RemoveMemberInput = z.input<typeof ZRemoveMemberInput>;
@@ -29,6 +31,7 @@ export async function removeMember(workspaceId: string, actorUserId: string, inp
     }
     assertAnotherOwnerRemains(locked, leaving ? "leave" : "be removed");
     await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });
+    await withdrawMemberRights(tx, workspaceId, userId, null);
     return { userId, left: leaving };
   });
 }

@@ -11,6 +11,7 @@ import { addNode, removeNode } from "../../server/network/nodes";
 import { formatMoney, money } from "../../server/money";
 import { startFakeUpstream, FAKE_USAGE, type FakeUpstream } from "../fakes/upstream";
 import { newWorkspace, until } from "../helpers";
+import { chatModelCard } from "../fakes/chat-model-card";
 
 const FAILOVER_MODEL = "test-failover-chat";
 const FAKE_MODEL = "test-fake-chat";
@@ -18,31 +19,7 @@ let flaky: FakeUpstream;
 let steady: FakeUpstream;
 const nodeIds: string[] = [];
 
-function card(id: string) {
-  return {
-    id,
-    display_name: id,
-    owned_by: "tests",
-    provider: "tests",
-    type: "chat" as const,
-    context_length: 8192,
-    max_output_tokens: 1024,
-    knowledge_cutoff: "2025-01",
-    deprecated: false,
-    capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: true, reasoning: false, streaming: true, structured_output: false, tools: true },
-    pricing: {
-      input_per_1m: "0.3",
-      cache_read_per_1m: "0.1",
-      output_per_1m: "1.7",
-      reasoning_per_1m: "1.7",
-      per_1m_chars: "0",
-      per_audio_second: "0",
-      per_image: "0",
-      per_video_second: "0",
-      pricing_status: "active",
-    },
-  };
-}
+const card = (id: string) => chatModelCard(id);
 
 beforeAll(async () => {
   await db.model.create({ data: cardToRow(card(FAILOVER_MODEL)) });

@@ -9,7 +9,8 @@ import Decimal from "decimal.js";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/db/client";
-import { newWorkspace, raw } from "../helpers";
+import { createKey } from "../../server/keys/create-key";
+import { client, newWorkspace, raw } from "../helpers";
 import { balanceOf, createJob, expectedCost, getJob, MULTIPLIER, probeVideo, waitForJob, type Job } from "../helpers-video";
 
 let dir: string;
@@ -168,6 +169,22 @@ describe("validation happens before anything is reserved or queued", () => {
     // A second job cannot spend the reserved money.
     await expectError(createJob(openai, { model: "local-video", prompt: "y", seconds: 10, size: "640x360" }), 402, null, "insufficient_quota");
     await waitForJob(openai, ok.id);
+  });
+});
+
+describe("a key's spend limit counts what its running jobs hold", () => {
+  it("a job that could take the key past its limit is a 402 key_spend_limit_reached; other keys go on", async () => {
+    const { workspace, openai } = await newWorkspace("10");
+    const { key, secret } = await createKey(db, { workspaceId: workspace.id, name: "limited", spendLimit: "0.1" });
+    const limited = client(secret);
+    // 1 s at 640x360 and 24 fps can cost 0.05: two fit in 0.1 (held, not yet charged), a third does not.
+    const first = await createJob(limited, { model: "local-video", prompt: "one", seconds: 1, size: "640x360" });
+    const second = await createJob(limited, { model: "local-video", prompt: "two", seconds: 1, size: "640x360" });
+    await expectError(createJob(limited, { model: "local-video", prompt: "three", seconds: 1, size: "640x360" }), 402, null, "key_spend_limit_reached");
+    expect(await db.videoJob.count({ where: { apiKeyId: key.id } })).toBe(2);
+    await createJob(openai, { model: "local-video", prompt: "other key", seconds: 1, size: "640x360" });
+    await waitForJob(limited, first.id);
+    await waitForJob(limited, second.id);
   });
 });
 

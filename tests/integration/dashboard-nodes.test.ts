@@ -9,34 +9,13 @@ import { getRoutableNodes, invalidateNodes } from "../../server/network/node-reg
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
 import { baseUrl } from "../helpers";
+import { chatModelCard } from "../fakes/chat-model-card";
 
 const MODEL = "test-dashboard-nodes-chat";
 let fake: FakeUpstream;
 let other: FakeUpstream;
 
-const card = {
-  id: MODEL,
-  display_name: MODEL,
-  owned_by: "tests",
-  provider: "tests",
-  type: "chat" as const,
-  context_length: 8192,
-  max_output_tokens: 1024,
-  knowledge_cutoff: "2025-01",
-  deprecated: false,
-  capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: false, reasoning: false, streaming: true, structured_output: false, tools: false },
-  pricing: {
-    input_per_1m: "0.37",
-    cache_read_per_1m: "0.1",
-    output_per_1m: "1.93",
-    reasoning_per_1m: "1.93",
-    per_1m_chars: "0",
-    per_audio_second: "0",
-    per_image: "0",
-    per_video_second: "0",
-    pricing_status: "active",
-  },
-};
+const card = chatModelCard(MODEL, { input: "0.37", output: "1.93" });
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -109,6 +88,11 @@ describe("nodes (operators only)", () => {
     const { node } = await caller.nodes.create({ name: unique("taken"), url: fake.url, city: "Rome", country: "IT" });
     await expect(caller.nodes.create({ name: node.name, url: fake.url, city: "Rome", country: "IT" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(caller.nodes.update({ id: node.id, url: "javascript:alert(1)" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    // A node's stored key is never sent to a new URL unless it is given again.
+    const keyed = (await caller.nodes.create({ name: unique("keyed"), url: fake.url, apiKey: "upstream-secret", city: "Rome", country: "IT" })).node;
+    await expect(caller.nodes.update({ id: keyed.id, url: `${other.url}/` })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/needs the key again/) });
+    await caller.nodes.update({ id: keyed.id, url: `${other.url}/`, apiKey: null });
+    await caller.nodes.remove({ id: keyed.id });
     await caller.nodes.remove({ id: node.id });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authorizeWithPassword } from "../../server/auth/authorize-password";
+import { linkOAuthUser, mayUseOAuthAccount } from "../../server/auth/link-oauth-user";
 import { signUp } from "../../server/auth/sign-up";
 import { db } from "../../server/db/client";
 import { env } from "../../server/env";
@@ -38,6 +39,13 @@ describe("sign-in with email and password", () => {
     expect(await authorizeWithPassword(u.email, u.password, ip())).toMatchObject({ id: u.id });
   });
 
+  it("guesses sent in parallel are counted before they are checked: no more than the limit get a verdict", async () => {
+    const u = await newUser();
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => authorizeWithPassword(u.email, `wrong ${i}`, ip())));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(env.SIGN_IN_MAX_FAILURES);
+    expect(results.filter((r) => r.status === "rejected" && /Too many failed sign-ins/.test(String(r.reason)))).toHaveLength(20 - env.SIGN_IN_MAX_FAILURES);
+  });
+
   it("throttles one address guessing across many emails", async () => {
     const address = ip();
     await db.signInThrottle.create({ data: { key: `ip:${address}`, failures: env.SIGN_IN_MAX_FAILURES_PER_IP } });
@@ -51,5 +59,25 @@ describe("sign-in with email and password", () => {
     for (let i = 0; i < env.SIGN_IN_MAX_FAILURES - 1; i++) await authorizeWithPassword(u.email, "wrong", ip());
     await authorizeWithPassword(u.email, u.password, ip());
     expect(await db.signInThrottle.findUnique({ where: { key: `email:${u.email}` } })).toBeNull();
+  });
+});
+
+describe("sign-in with GitHub (OAuth)", () => {
+  const github = (id: string) => ({ provider: "github", providerAccountId: id, type: "oauth" as const });
+
+  it("never takes over an existing account that has the same email", async () => {
+    const u = await newUser();
+    expect(await mayUseOAuthAccount(github(`gh-${u.id}`), { email: u.email.toUpperCase(), name: null, image: null })).toBe(false);
+  });
+
+  it("creates a user for a new GitHub account and signs the same one in again", async () => {
+    const id = `gh-${Math.random().toString(36).slice(2)}`;
+    const email = `${id}@example.test`;
+    expect(await mayUseOAuthAccount(github(id), { email, name: "Octo", image: null })).toBe(true);
+    const userId = await linkOAuthUser(github(id), { email, name: "Octo", image: null });
+    expect(await mayUseOAuthAccount(github(id), { email, name: "Octo", image: null })).toBe(true);
+    expect(await linkOAuthUser(github(id), { email, name: "Octo", image: null })).toBe(userId);
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+    expect(user).toMatchObject({ email, name: "Octo", passwordHash: null, isOperator: false });
   });
 });

@@ -1,14 +1,18 @@
 import { redirect } from "next/navigation";
 import { githubEnabled } from "@/server/auth/auth-options";
 import { dashboardSession } from "@/server/http/dashboard-session";
+import { callbackPath } from "../callback-path";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
 
+const ERRORS: Record<string, string> = {
+  OAuthAccountNotLinked: "An account with this email already exists. Sign in with its password.",
+};
+
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   const { callbackUrl, error } = await searchParams;
-  // Only paths on this site: an open redirect would let a link send people elsewhere after sign-in.
-  const next = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/dashboard";
+  const next = callbackPath(callbackUrl);
   if (await dashboardSession()) redirect(next);
-  return <SignInForm callbackUrl={next} github={githubEnabled} initialError={error ? "Sign-in failed. Try again." : null} />;
+  return <SignInForm callbackUrl={next} github={githubEnabled} initialError={error ? (Object.hasOwn(ERRORS, error) ? ERRORS[error]! : "Sign-in failed. Try again.") : null} />;
 }

@@ -11,7 +11,7 @@ export const responsesRouter = router({
     .input(ZResponseCreate)
     .mutation(({ ctx, input }) => createResponse({ principal: ctx.principal, requestId: ctx.requestId }, input)),
   get: apiKeyProcedure.input(ZId).query(({ ctx, input }) => getResponse(ctx.principal.workspaceId, input.id)),
-  delete: apiKeyProcedure.input(ZId).mutation(({ ctx, input }) => deleteResponse(ctx.principal.workspaceId, input.id)),
-  cancel: apiKeyProcedure.input(ZId).mutation(({ ctx, input }) => cancelResponse(ctx.principal.workspaceId, input.id)),
+  delete: billedProcedure.input(ZId).mutation(({ ctx, input }) => deleteResponse(ctx.principal.workspaceId, input.id)),
+  cancel: billedProcedure.input(ZId).mutation(({ ctx, input }) => cancelResponse(ctx.principal.workspaceId, input.id)),
   inputItems: apiKeyProcedure.input(ZInputItemsQuery).query(({ ctx, input }) => listInputItems(ctx.principal.workspaceId, input)),
 });

@@ -8,6 +8,6 @@ export const videosRouter = router({
   create: billedProcedure.input(ZVideoCreate).mutation(({ ctx, input }) => createVideo(ctx, input)),
   get: apiKeyProcedure.input(ZVideoId).query(({ ctx, input }) => getVideo(ctx, input.id)),
   list: apiKeyProcedure.input(ZVideoList).query(({ ctx, input }) => listVideos(ctx, input)),
-  delete: apiKeyProcedure.input(ZVideoId).mutation(({ ctx, input }) => deleteVideo(ctx, input.id)),
+  delete: billedProcedure.input(ZVideoId).mutation(({ ctx, input }) => deleteVideo(ctx, input.id)),
   content: apiKeyProcedure.input(ZVideoContent).query(({ ctx, input }) => videoContent(ctx, input)),
 });

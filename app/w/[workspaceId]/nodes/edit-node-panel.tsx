@@ -54,7 +54,7 @@ export function EditNodePanel({ node, onDone }: { node: NodeView; onDone: () => 
           });
         }}
       >
-        <NodeFields values={values} onChange={setValues} apiKeyHint={node.hasApiKey ? "A key is set; leave blank to keep it." : "No key is set."} />
+        <NodeFields values={values} onChange={setValues} apiKeyHint={node.hasApiKey ? "A key is set; leave blank to keep it. A new URL needs the key again." : "No key is set."} />
         <div className="flex flex-col gap-2 text-sm sm:col-span-2 lg:col-span-3">
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} className="size-4" />

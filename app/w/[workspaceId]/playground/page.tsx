@@ -1,11 +1,10 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField } from "@/app/_components/ui";
+import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, TextareaField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { Conversation } from "./conversation";
-import { TextareaField } from "./textarea-field";
 import { useChat } from "./use-chat";
 
 export default function PlaygroundPage() {

@@ -3,10 +3,9 @@
 // the same price. Seconds and sizes offered are the chosen model's ranges from the catalog.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Loading, SelectField, TextField } from "@/app/_components/ui";
+import { Button, Card, EmptyState, ErrorState, Loading, SelectField, TextField, TextareaField } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
 import { useModelDetails } from "../models/use-model-details";
-import { TextareaField } from "../playground/textarea-field";
 
 export function NewVideoForm({ canCall }: { canCall: boolean }) {
   const trpc = useTRPC();
