@@ -232,6 +232,25 @@ test("on a phone-sized screen the menu opens, navigation works, and pages do not
   }
 });
 
+test("workspaces: a second one is created from the switcher, and the switcher moves between them", async ({}, info) => {
+  await page.goto(ws("keys"));
+  await page.getByLabel("Workspace", { exact: true }).selectOption({ label: "+ New workspace…" });
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  await page.getByLabel("Workspace name").fill("Side Project");
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  const second = new URL(page.url()).pathname.split("/")[2]!;
+  expect(second).not.toBe(workspaceId);
+  // Each workspace shows its own data: the new one has no keys yet.
+  await page.goto(url(`/w/${second}/keys`));
+  await expect(page.getByText("No API keys yet")).toBeVisible();
+  await expect(page.getByText("ci key")).toHaveCount(0);
+  await page.getByLabel("Workspace", { exact: true }).selectOption({ label: "Acme Research" });
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/keys$`));
+  await expect(page.getByRole("table").getByText("ci key")).toBeVisible();
+  await screenshot(page, "keys-after-switch", info);
+});
+
 test("signing out ends the session", async () => {
   await page.goto(ws("usage"));
   await page.getByRole("button", { name: "Sign out" }).click();
