@@ -39,16 +39,21 @@ function body(mail: InvitationEmail, link: string): string {
   ].join("\n");
 }
 
-export async function sendInvitationEmail(mail: InvitationEmail): Promise<InvitationEmailResult> {
-  if (!env.SMTP_URL) return { emailed: false, note: "Email is not configured on this gateway (SMTP_URL); share the link yourself." };
-  const origin = env.NEXTAUTH_URL ?? env.PUBLIC_BASE_URL;
-  if (!origin) return { emailed: false, note: "The gateway's public address is not configured (NEXTAUTH_URL); share the link yourself." };
+export type MailConfig = { smtpUrl: string | undefined; from: string; origin: string | undefined };
+
+export function sendInvitationEmail(mail: InvitationEmail): Promise<InvitationEmailResult> {
+  return sendInvitationEmailWith({ smtpUrl: env.SMTP_URL, from: env.SMTP_FROM, origin: env.NEXTAUTH_URL ?? env.PUBLIC_BASE_URL }, mail);
+}
+
+export async function sendInvitationEmailWith(config: MailConfig, mail: InvitationEmail): Promise<InvitationEmailResult> {
+  if (!config.smtpUrl) return { emailed: false, note: "Email is not configured on this gateway (SMTP_URL); share the link yourself." };
+  if (!config.origin) return { emailed: false, note: "The gateway's public address is not configured (NEXTAUTH_URL); share the link yourself." };
   try {
-    await transporter(env.SMTP_URL).sendMail({
-      from: env.SMTP_FROM,
+    await transporter(config.smtpUrl).sendMail({
+      from: config.from,
       to: mail.to,
       subject: `You are invited to ${mail.workspaceName.replace(/[\r\n]+/g, " ")} on Model Gateway`,
-      text: body(mail, invitationLink(origin, mail.token)),
+      text: body(mail, invitationLink(config.origin, mail.token)),
     });
     return { emailed: true, note: null };
   } catch (err) {
