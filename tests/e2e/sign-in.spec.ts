@@ -5,6 +5,8 @@ test("sign-up and sign-in pages, sign out, and throttling after repeated failure
   const console = watchConsole(page);
   await page.goto(url("/signin"));
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  // GitHub sign-in is off unless GITHUB_ID and GITHUB_SECRET are set.
+  await expect(page.getByRole("button", { name: "Sign in with GitHub" })).toHaveCount(0);
   await screenshot(page, "signin", info);
   await page.goto(url("/signup"));
   await screenshot(page, "signup", info);
