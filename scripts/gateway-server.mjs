@@ -15,9 +15,17 @@ const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// The client's address, for sign-in throttling: the peer's, or behind a trusted reverse proxy
+// (TRUST_PROXY=true) the last X-Forwarded-For entry, the one that proxy added. Never taken from
+// what a client can choose.
+const trustProxy = process.env.TRUST_PROXY === "true";
+function clientIp(req) {
+  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter(Boolean).at(-1) : undefined;
+  return forwarded ?? req.socket.remoteAddress ?? "unknown";
+}
+
 const server = createServer((req, res) => {
-  // The peer's address, for sign-in throttling; never taken from what the client sent.
-  req.headers["x-gateway-client-ip"] = req.socket.remoteAddress ?? "unknown";
+  req.headers["x-gateway-client-ip"] = clientIp(req);
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
   handle(req, res).catch((err) => {

@@ -88,6 +88,8 @@ export const EnvSchema = z.object({
   SIGN_IN_MAX_FAILURES: int(5),
   SIGN_IN_MAX_FAILURES_PER_IP: int(50),
   SIGN_IN_WINDOW_SECONDS: int(900),
+  /** "true" behind one trusted reverse proxy: the client address (for throttling) is the last X-Forwarded-For entry. Read by scripts/gateway-server.mjs. */
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),
