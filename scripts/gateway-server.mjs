@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { clientIp } from "./lib/client-ip.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -15,17 +16,11 @@ const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The client's address, for sign-in throttling: the peer's, or behind a trusted reverse proxy
-// (TRUST_PROXY=true) the last X-Forwarded-For entry, the one that proxy added. Never taken from
-// what a client can choose.
 const trustProxy = process.env.TRUST_PROXY === "true";
-function clientIp(req) {
-  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").map((s) => s.trim()).filter(Boolean).at(-1) : undefined;
-  return forwarded ?? req.socket.remoteAddress ?? "unknown";
-}
 
 const server = createServer((req, res) => {
-  req.headers["x-gateway-client-ip"] = clientIp(req);
+  // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.
+  req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
   handle(req, res).catch((err) => {
