@@ -13,8 +13,16 @@ import { pidExists as alive } from "./process-identity";
 // exit with 128+signal, racing the owner's orderly shutdown (gateway, node, then database).
 // Signals belong to the process that started the database; it stops the database itself.
 // Its `beforeExit` hook calls process.exit(0) when the event loop empties, which would replace
-// the exit code a process has set (a test run with failures would exit 0): it goes too.
-for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit"]) exitHook.unhookEvent(event);
+// the exit code a process has set (a test run with failures would exit 0), and its `exit` hook
+// then runs an async shutdown that throws: both go too. What that `exit` hook was for, a
+// postmaster outliving a process that died without stopping it, is done below, synchronously.
+for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "message", "beforeExit", "exit"]) exitHook.unhookEvent(event);
+
+type PostgresProcess = import("node:child_process").ChildProcess;
+const running = new Set<PostgresProcess>();
+process.on("exit", () => {
+  for (const proc of running) if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGINT");
+});
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
@@ -38,8 +46,9 @@ async function stopOrphanPostmaster(clusterDir: string): Promise<void> {
  * happened.
  */
 async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
-  const handle = pg as unknown as { process?: import("node:child_process").ChildProcess };
+  const handle = pg as unknown as { process?: PostgresProcess };
   const proc = handle.process;
+  if (proc) running.delete(proc);
   // Forgetting the process also makes the library's own exit hook a no-op: it would otherwise
   // wait 10 s at exit for an exit event that already happened.
   handle.process = undefined;
@@ -102,6 +111,8 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
     await stopOrphanPostmaster(clusterDir);
   }
   await pg.start();
+  const started = (pg as unknown as { process?: PostgresProcess }).process;
+  if (started) running.add(started);
   const base = `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
   const admin = pg.getPgClient("postgres", "127.0.0.1");
   await admin.connect();
