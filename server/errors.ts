@@ -55,6 +55,8 @@ export const errors = {
     new GatewayError({ status: 400, code, message, param }),
   invalidApiKey: (message = "Incorrect or missing API key. Pass it as `Authorization: Bearer <key>`.") =>
     new GatewayError({ status: 401, code: "invalid_api_key", type: "invalid_request_error", message }),
+  /** A dashboard call without a signed-in session. */
+  unauthenticated: () => new GatewayError({ status: 401, code: "unauthenticated", message: "Sign in first." }),
   permissionDenied: (message: string) => new GatewayError({ status: 403, code: "permission_denied", message }),
   notFound: (message: string, code = "not_found", param: string | null = null) =>
     new GatewayError({ status: 404, code, message, param }),
@@ -68,6 +70,12 @@ export const errors = {
     }),
   insufficientQuota: (message = "Your workspace has no credits left. Add credits to continue.") =>
     new GatewayError({ status: 402, code: "insufficient_quota", type: "insufficient_quota", message }),
+  /**
+   * A key at its spend limit is a valid credential that may not spend any more: answered like the
+   * workspace's own 402 (same type), with a code of its own, since adding credits does not help.
+   */
+  keySpendLimitReached: (message = "This API key has reached its spend limit. Use another key, or ask a workspace admin for a key with a higher limit.") =>
+    new GatewayError({ status: 402, code: "key_spend_limit_reached", type: "insufficient_quota", message }),
   notImplemented: () =>
     new GatewayError({
       status: 501,

@@ -1,7 +1,7 @@
 // Fixtures for dashboard procedures: users, and tRPC callers acting as a signed-in user (in a
 // workspace, as the /api/trpc endpoint resolves them from the session and `x-workspace-id`).
 import { randomBytes } from "node:crypto";
-import { loadSessionUser, memberPrincipal } from "../server/auth/session-principal";
+import { resolveSession } from "../server/auth/session-principal";
 import { signUp } from "../server/auth/sign-up";
 import { db } from "../server/db/client";
 import type { Role } from "../server/generated/prisma/enums";
@@ -20,8 +20,7 @@ export async function newUser(opts: { operator?: boolean; name?: string } = {}) 
 
 /** A caller as the signed-in user, acting in `workspaceId` when given (as the header would say). */
 export async function userCaller(userId: string, workspaceId: string | null = null): Promise<Caller> {
-  const user = await loadSessionUser(userId);
-  const principal = user ? await memberPrincipal(user, workspaceId) : null;
+  const { user, principal } = await resolveSession(userId, workspaceId);
   return createCaller({ requestId: newRequestId(), user, principal });
 }
 

@@ -1,5 +1,6 @@
 import type { Account } from "next-auth";
 import { db } from "../db/client";
+import { createUserTx } from "./create-user";
 
 type Profile = { email: string | null; name: string | null; image: string | null };
 
@@ -27,10 +28,7 @@ export async function linkOAuthUser(account: Account, profile: Profile): Promise
   const linked = await linkedUserId(account);
   if (linked) return linked;
   return db.$transaction(async (tx) => {
-    // The same lock as password sign-up: exactly one first user of an install becomes operator.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gateway.sign-up'))`;
-    const first = (await tx.user.count()) === 0;
-    const user = await tx.user.create({ data: { email: profile.email?.toLowerCase() ?? null, name: profile.name, image: profile.image, isOperator: first } });
+    const user = await createUserTx(tx, { email: profile.email?.toLowerCase() ?? null, name: profile.name, image: profile.image });
     await tx.account.create({
       data: { userId: user.id, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
     });

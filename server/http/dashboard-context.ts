@@ -1,16 +1,12 @@
 // The caller of a dashboard request: the next-auth session's user and, for the workspace named
 // by `x-workspace-id` (or by the route), their principal in it.
-import { getServerSession } from "next-auth";
-import { authOptions } from "../auth/auth-options";
-import { loadSessionUser, memberPrincipal } from "../auth/session-principal";
+import { currentSession } from "./current-session";
 import type { Context } from "../trpc/init";
 import { createCaller, type Caller } from "../trpc/root";
 import { newRequestId } from "./respond";
 
 export async function dashboardContext(workspaceId: string | null): Promise<Context> {
-  const session = await getServerSession(authOptions);
-  const user = await loadSessionUser((session?.user as { id?: string } | undefined)?.id);
-  const principal = user ? await memberPrincipal(user, workspaceId) : null;
+  const { user, principal } = await currentSession(workspaceId);
   return { requestId: newRequestId(), principal, user };
 }
 

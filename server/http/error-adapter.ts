@@ -1,43 +1,12 @@
 // The ONE mapping from failures to the OpenAI error body and HTTP status.
 import { TRPCError } from "@trpc/server";
 import { GatewayError } from "../errors";
+import { STATUS_BY_CODE } from "../trpc/error-codes";
+import { hasIssues, validationError } from "../validation-error";
+
+export { formatParam } from "../validation-error";
 
 export type OpenAIErrorBody = { error: { code: string | null; message: string; param: string | null; type: string } };
-
-type Issue = { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string };
-
-/** ["messages", 0, "role"] -> "messages[0].role", the way OpenAI names a nested param. */
-export function formatParam(path: Issue["path"] = []): string | null {
-  let out = "";
-  for (const seg of path) {
-    const key = typeof seg === "object" && seg !== null ? seg.key : seg;
-    out += typeof key === "number" ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  }
-  return out || null;
-}
-
-function validationError(issues: Issue[]): GatewayError {
-  const first = issues[0];
-  const param = formatParam(first?.path);
-  const message = first ? (param ? `Invalid value for '${param}': ${first.message}` : first.message) : "Invalid request";
-  return new GatewayError({ status: 400, code: "invalid_value", message, param });
-}
-
-function hasIssues(value: unknown): value is { issues: Issue[] } {
-  return typeof value === "object" && value !== null && Array.isArray((value as { issues?: unknown }).issues);
-}
-
-const TRPC_STATUS: Partial<Record<TRPCError["code"], number>> = {
-  BAD_REQUEST: 400,
-  PARSE_ERROR: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_SUPPORTED: 405,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  TOO_MANY_REQUESTS: 429,
-};
 
 /** Reduces anything thrown to a GatewayError, or null when it is an unexpected failure. */
 export function toGatewayError(err: unknown): GatewayError | null {
@@ -50,7 +19,7 @@ export function toGatewayError(err: unknown): GatewayError | null {
       const inner = toGatewayError(err.cause);
       if (inner) return inner;
     }
-    const status = TRPC_STATUS[err.code];
+    const status = STATUS_BY_CODE[err.code];
     if (status) return new GatewayError({ status, code: err.code.toLowerCase(), message: err.message });
   }
   return null;

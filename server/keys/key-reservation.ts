@@ -3,7 +3,7 @@
 // queue any number of $5 jobs. The key's row is locked for the check, so concurrent creates with
 // one key are checked one after the other.
 import type { Tx } from "../db/client";
-import { GatewayError } from "../errors";
+import { errors } from "../errors";
 import { money } from "../money";
 
 export async function assertKeyCanReserve(tx: Tx, keyId: string, amount: string): Promise<void> {
@@ -14,11 +14,8 @@ export async function assertKeyCanReserve(tx: Tx, keyId: string, amount: string)
     FROM "ApiKey" k WHERE k."id" = ${keyId} FOR UPDATE`;
   if (!row || row.spendLimit === null) return;
   if (money(row.spent).plus(row.held).plus(amount).gt(row.spendLimit)) {
-    throw new GatewayError({
-      status: 402,
-      code: "key_spend_limit_reached",
-      type: "insufficient_quota",
-      message: `This job can cost up to ${amount} USD, which with what this API key has spent (${row.spent}) and holds for running videos (${row.held}) would pass its spend limit of ${row.spendLimit} USD.`,
-    });
+    throw errors.keySpendLimitReached(
+      `This job can cost up to ${amount} USD, which with what this API key has spent (${row.spent}) and holds for running videos (${row.held}) would pass its spend limit of ${row.spendLimit} USD.`,
+    );
   }
 }

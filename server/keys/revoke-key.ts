@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { Channel, notify } from "../db/notify";
 import { errors } from "../errors";
 import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
@@ -23,4 +23,13 @@ export async function revokeKey(keyId: string, workspaceId?: string, onlyCreated
     await notify(tx, Channel.keyChanged, row.hash);
     return toKeyView(row);
   });
+}
+
+/** Revokes, in the caller's transaction, every live key one user created in a workspace (and evicts them everywhere on commit). */
+export async function revokeKeysCreatedBy(tx: Tx, workspaceId: string, userId: string): Promise<number> {
+  const keys = await tx.apiKey.findMany({ where: { workspaceId, createdById: userId, revokedAt: null }, select: { id: true, hash: true } });
+  if (!keys.length) return 0;
+  await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { revokedAt: new Date() } });
+  for (const k of keys) await notify(tx, Channel.keyChanged, k.hash);
+  return keys.length;
 }

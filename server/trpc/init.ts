@@ -6,42 +6,23 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { Principal } from "../auth/principal";
 import type { SessionUser } from "../auth/session-user";
 import { errors, GatewayError } from "../errors";
+import { hasIssues, validationError } from "../validation-error";
+import { trpcCodeFor } from "./error-codes";
 import { can, type Permission } from "../workspaces/permissions";
 
 export type Context = {
   requestId: string;
   principal: Principal | null;
-  /** The signed-in dashboard user; null for API-key callers. */
+  /** The signed-in dashboard user; null for a dashboard request without a session; absent for API-key callers (/v1). */
   user?: SessionUser | null;
-};
-
-const CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHORIZED",
-  402: "PAYMENT_REQUIRED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  405: "METHOD_NOT_SUPPORTED",
-  409: "CONFLICT",
-  413: "PAYLOAD_TOO_LARGE",
-  429: "TOO_MANY_REQUESTS",
-  501: "NOT_IMPLEMENTED",
-  502: "BAD_GATEWAY",
-  503: "SERVICE_UNAVAILABLE",
-  504: "GATEWAY_TIMEOUT",
 };
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
-    const cause = error.cause instanceof GatewayError ? error.cause : null;
-    // An unexpected failure keeps its details in the log, never in the answer.
-    const issues = (error.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)?.issues;
-    const first = error.code === "BAD_REQUEST" && Array.isArray(issues) ? issues[0] : undefined;
-    const message = first
-      ? `${first.path.map(String).join(".") || "input"}: ${first.message}`
-      : error.code === "INTERNAL_SERVER_ERROR" && !cause
-        ? "Internal error"
-        : shape.message;
+    // Invalid input reads as the REST API says it; an unexpected failure keeps its details in the log.
+    const invalid = error.code === "BAD_REQUEST" && hasIssues(error.cause) ? validationError(error.cause.issues) : null;
+    const cause = error.cause instanceof GatewayError ? error.cause : invalid;
+    const message = invalid ? invalid.message : error.code === "INTERNAL_SERVER_ERROR" && !cause ? "Internal error" : shape.message;
     return {
       ...shape,
       message,
@@ -58,7 +39,7 @@ const gatewayErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof GatewayError) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: CODE_BY_STATUS[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
+    throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
   }
   return result;
 });
@@ -67,7 +48,11 @@ export const publicProcedure = t.procedure.use(gatewayErrors);
 
 /** Procedures scoped by a workspace: an API key, or a signed-in member acting in a workspace. */
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal) throw ctx.user ? errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found") : errors.invalidApiKey();
+  if (!ctx.principal) {
+    // user: undefined is an API-key caller (/v1), null a dashboard request without a session.
+    if (ctx.user) throw errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found");
+    throw ctx.user === null ? errors.unauthenticated() : errors.invalidApiKey();
+  }
   return next({ ctx: { ...ctx, principal: ctx.principal } });
 });
 
@@ -84,7 +69,7 @@ export const billedProcedure = apiKeyProcedure.use(({ ctx, next }) => {
 
 /** Dashboard procedures: a signed-in user. */
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new GatewayError({ status: 401, code: "unauthenticated", message: "Sign in first." });
+  if (!ctx.user) throw errors.unauthenticated();
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 

@@ -3,19 +3,12 @@
 // new role may no longer hold keys or invite, the same happens for what that role lost.
 // Runs in the caller's transaction, so the change of membership and this are one.
 import type { Tx } from "../db/client";
-import { Channel, notify } from "../db/notify";
 import type { Role } from "../generated/prisma/enums";
+import { revokeKeysCreatedBy } from "../keys/revoke-key";
 import { can } from "./permissions";
 
 export async function withdrawMemberRights(tx: Tx, workspaceId: string, userId: string, newRole: Role | null): Promise<void> {
-  if (!newRole || !can(newRole, "keys.create")) {
-    const keys = await tx.apiKey.findMany({ where: { workspaceId, createdById: userId, revokedAt: null }, select: { id: true, hash: true } });
-    if (keys.length) {
-      await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { revokedAt: new Date() } });
-      // Every gateway instance drops the keys from its cache when this commits.
-      for (const k of keys) await notify(tx, Channel.keyChanged, k.hash);
-    }
-  }
+  if (!newRole || !can(newRole, "keys.create")) await revokeKeysCreatedBy(tx, workspaceId, userId);
   if (!newRole || !can(newRole, "members.manage")) {
     await tx.invitation.deleteMany({ where: { workspaceId, createdById: userId, acceptedAt: null } });
   }

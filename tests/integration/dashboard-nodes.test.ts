@@ -149,13 +149,13 @@ describe("playground", () => {
 describe("dashboard video route", () => {
   it("refuses a caller without a session in the OpenAI error shape, whatever the workspace", async () => {
     const { workspace } = await teamWorkspace("1", ["owner"]);
-    for (const path of [`/api/videos/video_missing/content?workspace=${workspace.id}`, `/api/videos/video_missing/content`]) {
+    for (const path of [`/api/videos/video_missing/content?workspaceId=${workspace.id}`, `/api/videos/video_missing/content`]) {
       const res = await fetch(`${baseUrl()}${path}`);
       expect([400, 401, 404]).toContain(res.status);
       const body = (await res.json()) as { error: { message: string; type: string; code: string | null } };
       expect(body.error).toMatchObject({ message: expect.any(String), type: expect.any(String) });
     }
-    const res = await fetch(`${baseUrl()}/api/videos/video_missing/content?workspace=${workspace.id}`);
+    const res = await fetch(`${baseUrl()}/api/videos/video_missing/content?workspaceId=${workspace.id}`);
     expect(res.status).toBe(401);
     expect((await res.json()) as unknown).toMatchObject({ error: { code: "unauthenticated", type: "authentication_error" } });
   });

@@ -5,7 +5,7 @@ const TONE = { queued: "slate", in_progress: "indigo", completed: "green", faile
 const LABEL = { queued: "Queued", in_progress: "In progress", completed: "Completed", failed: "Failed" } as const;
 
 export function VideoJobCard({ job, workspaceId }: { job: VideoJobObject; workspaceId: string }) {
-  const src = `/api/videos/${encodeURIComponent(job.id)}/content?workspace=${encodeURIComponent(workspaceId)}`;
+  const src = `/api/videos/${encodeURIComponent(job.id)}/content?workspaceId=${encodeURIComponent(workspaceId)}`;
   const running = job.status === "queued" || job.status === "in_progress";
   return (
     <li data-testid="video-job" data-video-id={job.id} data-status={job.status} className="rounded-lg border border-slate-200 p-4">
