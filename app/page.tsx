@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 
 export const dynamic = "force-dynamic";
 

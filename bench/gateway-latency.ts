@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { request } from "undici";
-import { db } from "../server/db/client";
-import { freePort } from "../server/net/free-port";
-import { createWorkspace } from "../server/workspaces/create-workspace";
+import { db } from "../server/infra/db/client";
+import { freePort } from "../server/infra/net/free-port";
+import { createWorkspace } from "../server/identity/workspaces/create-workspace";
 import { startStack } from "../scripts/lib/stack";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

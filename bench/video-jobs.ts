@@ -10,10 +10,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { db } from "../server/db/client";
-import { freePort } from "../server/net/free-port";
-import { projectRoot } from "../server/paths";
-import { createWorkspace } from "../server/workspaces/create-workspace";
+import { db } from "../server/infra/db/client";
+import { freePort } from "../server/infra/net/free-port";
+import { projectRoot } from "../server/infra/paths";
+import { createWorkspace } from "../server/identity/workspaces/create-workspace";
 import { startStack } from "../scripts/lib/stack";
 
 const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 100);

@@ -1,6 +1,6 @@
 // npm start: the gateway on its embedded defaults. Ctrl-C or SIGTERM stops everything it started.
-import { dataDir } from "../server/db/data-dir";
-import { env } from "../server/env";
+import { dataDir } from "../server/infra/db/data-dir";
+import { env } from "../server/infra/env";
 import { startStack, type Stack } from "./lib/stack";
 
 const log = (line: string) => process.stdout.write(`[start] ${line}\n`);

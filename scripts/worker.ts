@@ -1,13 +1,13 @@
 // npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2). Run as
 // many as you like against one database; with the filesystem blob store they must share the
 // gateway's DATA_DIR, with BLOB_STORE=s3 they can run anywhere.
-import { disconnectDb, useDatabase } from "../server/db/client";
-import { currentHolder } from "../server/db/data-dir";
-import { stopListening } from "../server/db/notify";
-import { env } from "../server/env";
-import { stopJobQueue } from "../server/jobs/boss";
-import { WORKER_ID } from "../server/videos/render-video";
-import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/videos/workers";
+import { disconnectDb, useDatabase } from "../server/infra/db/client";
+import { currentHolder } from "../server/infra/db/data-dir";
+import { stopListening } from "../server/infra/db/notify";
+import { env } from "../server/infra/env";
+import { stopJobQueue } from "../server/infra/jobs/boss";
+import { WORKER_ID } from "../server/inference/videos/render-video";
+import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
 if (!url) {

@@ -1,9 +1,9 @@
 // Background work of a gateway server process.
-import { startHealthChecks } from "./network/health-check";
-import { env } from "./env";
-import { sweepInterruptedResponses } from "./responses/background";
-import { blobStore } from "./storage/blob-store";
-import { startVideoSweeps, startVideoWorkers } from "./videos/workers";
+import { startHealthChecks } from "./routing/nodes/health-check";
+import { env } from "./infra/env";
+import { sweepInterruptedResponses } from "./inference/responses/background";
+import { blobStore } from "./infra/storage/blob-store";
+import { startVideoSweeps, startVideoWorkers } from "./inference/videos/workers";
 
 let started = false;
 

@@ -1,13 +1,13 @@
 // Fixtures for dashboard procedures: users, and tRPC callers acting as a signed-in user (in a
 // workspace, as the /api/trpc endpoint resolves them from the session and `x-workspace-id`).
 import { randomBytes } from "node:crypto";
-import { resolveSession } from "../server/auth/session-principal";
-import { signUp } from "../server/auth/sign-up";
-import { db } from "../server/db/client";
+import { resolveSession } from "../server/identity/users/session-principal";
+import { signUp } from "../server/identity/users/sign-up";
+import { db } from "../server/infra/db/client";
 import type { Role } from "../server/generated/prisma/enums";
-import { newRequestId } from "../server/http/respond";
+import { newRequestId } from "../server/transport/respond";
 import { createCaller, type Caller } from "../server/trpc/root";
-import { createWorkspace } from "../server/workspaces/create-workspace";
+import { createWorkspace } from "../server/identity/workspaces/create-workspace";
 
 export async function newUser(opts: { operator?: boolean; name?: string } = {}) {
   const email = `user-${randomBytes(6).toString("hex")}@example.test`;

@@ -1,7 +1,7 @@
 // Media fixtures for the audio and image tests: real WAV audio and real images, made in memory.
 import sharp from "sharp";
-import { db } from "../server/db/client";
-import { formatMoney } from "../server/money";
+import { db } from "../server/infra/db/client";
+import { formatMoney } from "../server/kernel/money";
 
 /** A real PCM WAV file: 16-bit mono at 8 kHz, a 440 Hz tone of exactly `seconds`. */
 export function wav(seconds: number, rate = 8000): Buffer {

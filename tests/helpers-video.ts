@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import Decimal from "decimal.js";
 import type OpenAI from "openai";
 import { FFPROBE } from "../local-node/ffmpeg";
-import { db } from "../server/db/client";
+import { db } from "../server/infra/db/client";
 
 export type Job = {
   id: string;

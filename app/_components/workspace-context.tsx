@@ -1,7 +1,7 @@
 "use client";
 import { createContext, useContext } from "react";
-import type { DashboardSession } from "@/server/http/dashboard-session";
-import type { MyWorkspace } from "@/server/workspaces/my-workspaces";
+import type { DashboardSession } from "@/server/transport/next/dashboard-session";
+import type { MyWorkspace } from "@/server/identity/workspaces/my-workspaces";
 
 export type WorkspaceState = { workspace: MyWorkspace; session: DashboardSession };
 

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 
 export const dynamic = "force-dynamic";
 

@@ -1,3 +1,3 @@
-import { v1Fallback } from "@/server/http/v1-fallback";
+import { v1Fallback } from "@/server/transport/next/v1-fallback";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Fallback;

@@ -1,11 +1,11 @@
 // The CLI works on the database the server uses: DATABASE_URL when set; else the embedded
 // database of a gateway running on this data dir; else it starts the embedded database itself
 // for the duration of the command (taking the data-dir lock so no gateway starts meanwhile).
-import { disconnectDb, useDatabase } from "../../server/db/client";
-import { currentHolder, dataDir, lockDataDir } from "../../server/db/data-dir";
-import { startEmbeddedDatabase } from "../../server/db/embedded";
-import { applyMigrations } from "../../server/db/migrate";
-import { env } from "../../server/env";
+import { disconnectDb, useDatabase } from "../../server/infra/db/client";
+import { currentHolder, dataDir, lockDataDir } from "../../server/infra/db/data-dir";
+import { startEmbeddedDatabase } from "../../server/infra/db/embedded";
+import { applyMigrations } from "../../server/infra/db/migrate";
+import { env } from "../../server/infra/env";
 
 export async function connectForCli(): Promise<() => Promise<void>> {
   if (env.DATABASE_URL) {

@@ -1,6 +1,6 @@
-import { listModelDetailsUncached } from "../../server/catalog/models";
-import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../server/network/nodes";
-import type { NodeView } from "../../server/network/node-view";
+import { listModelDetailsUncached } from "../../server/routing/catalog/models";
+import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../server/routing/nodes/nodes";
+import type { NodeView } from "../../server/routing/nodes/node-view";
 import { parse, required, UsageError, type Command } from "./args";
 import { table } from "./output";
 

@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmbeddedDatabase } from "../../server/db/embedded";
-import { openSchemaEngine, readMigrationList } from "../../server/db/schema-engine";
-import { migrationsDir, schemaPath } from "../../server/paths";
+import { startEmbeddedDatabase } from "../../server/infra/db/embedded";
+import { openSchemaEngine, readMigrationList } from "../../server/infra/db/schema-engine";
+import { migrationsDir, schemaPath } from "../../server/infra/paths";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

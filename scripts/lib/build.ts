@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { projectRoot } from "../../server/paths";
+import { projectRoot } from "../../server/infra/paths";
 
 const SOURCES = ["app", "server", "public", "instrumentation.ts", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "postcss.config.mjs"];
 const SKIP = new Set(["node_modules", ".next", "generated"]);

@@ -1,7 +1,7 @@
 // Child processes of `npm start` and of the test harness, and waiting for them to be ready.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { projectRoot } from "../../server/paths";
+import { projectRoot } from "../../server/infra/paths";
 
 export type Child = { name: string; proc: ChildProcess; exited: Promise<number | null> };
 

@@ -3,12 +3,12 @@
 // to a principal, /api/trpc resolves the next-auth session (and the workspace the dashboard is
 // showing, from the `x-workspace-id` header) to a user and a `user` principal.
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { Principal } from "../auth/principal";
-import type { SessionUser } from "../auth/session-user";
-import { errors, GatewayError } from "../errors";
-import { hasIssues, validationError } from "../validation-error";
+import type { Principal } from "../identity/principal";
+import type { SessionUser } from "../identity/users/session-user";
+import { errors, GatewayError } from "../kernel/errors";
+import { hasIssues, validationError } from "../kernel/validation-error";
 import { trpcCodeFor } from "./error-codes";
-import { can, type Permission } from "../workspaces/permissions";
+import { can, type Permission } from "../identity/workspaces/permissions";
 
 export type Context = {
   requestId: string;

@@ -2,7 +2,7 @@
 // and the exact amounts billed. Test-only models on a stand-in node give exact, known answers.
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatMoney, money } from "../../server/money";
+import { formatMoney, money } from "../../server/kernel/money";
 import { FAKE_AUDIO } from "../fakes/media-upstream";
 import { setUpMediaModels, type MediaModels } from "../fakes/media-models";
 import { newWorkspace, raw } from "../helpers";

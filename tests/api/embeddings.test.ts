@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { formatMoney, money } from "../../server/money";
+import { db } from "../../server/infra/db/client";
+import { formatMoney, money } from "../../server/kernel/money";
 import { newWorkspace } from "../helpers";
 
 const MODEL = "local-embed-ngram";

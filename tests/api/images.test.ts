@@ -3,7 +3,7 @@
 import OpenAI, { toFile } from "openai";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signQuery } from "../../server/storage/signed-url";
+import { signQuery } from "../../server/infra/storage/signed-url";
 import { setUpMediaModels, type MediaModels } from "../fakes/media-models";
 import { newWorkspace, raw } from "../helpers";
 import { balanceOf, png, usageEvent } from "../helpers-media";

@@ -1,8 +1,8 @@
 // A revoked key must stop working within 5 seconds on every gateway instance.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { freePort } from "../../server/net/free-port";
-import { revokeKey } from "../../server/keys/revoke-key";
+import { freePort } from "../../server/infra/net/free-port";
+import { revokeKey } from "../../server/identity/keys/revoke-key";
 import { spawnGateway, stopChild, waitForHttp, type Child } from "../../scripts/lib/processes";
 import { newWorkspace, raw, until } from "../helpers";
 

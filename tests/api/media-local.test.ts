@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { toFile } from "openai";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { formatMoney, money } from "../../server/money";
+import { formatMoney, money } from "../../server/kernel/money";
 import { newWorkspace } from "../helpers";
 import { balanceOf, png, usageEvent, wav } from "../helpers-media";
 

@@ -2,11 +2,11 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { db } from "../../server/db/client";
-import { freePort } from "../../server/net/free-port";
-import { checkAllNodes } from "../../server/network/health-check";
-import { addNode, removeNode } from "../../server/network/nodes";
-import { open } from "../../server/network/secret-box";
+import { db } from "../../server/infra/db/client";
+import { freePort } from "../../server/infra/net/free-port";
+import { checkAllNodes } from "../../server/routing/nodes/health-check";
+import { addNode, removeNode } from "../../server/routing/nodes/nodes";
+import { open } from "../../server/infra/secret-box";
 import { raw } from "../helpers";
 
 const UPSTREAM_KEY = "sk-upstream-tokyo-very-secret";

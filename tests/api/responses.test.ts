@@ -3,8 +3,8 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { db } from "../../server/db/client";
-import { formatMoney, money } from "../../server/money";
+import { db } from "../../server/infra/db/client";
+import { formatMoney, money } from "../../server/kernel/money";
 import { newWorkspace, until } from "../helpers";
 
 const MODEL = "local-chat-sim";

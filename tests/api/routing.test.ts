@@ -3,12 +3,12 @@
 // only for this file, so no other test is routed to these nodes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { cardToRow } from "../../server/catalog/model-row";
-import { db } from "../../server/db/client";
-import { Channel, notify } from "../../server/db/notify";
-import { checkAllNodes } from "../../server/network/health-check";
-import { addNode, removeNode } from "../../server/network/nodes";
-import { formatMoney, money } from "../../server/money";
+import { cardToRow } from "../../server/routing/catalog/model-row";
+import { db } from "../../server/infra/db/client";
+import { Channel, notify } from "../../server/infra/db/notify";
+import { checkAllNodes } from "../../server/routing/nodes/health-check";
+import { addNode, removeNode } from "../../server/routing/nodes/nodes";
+import { formatMoney, money } from "../../server/kernel/money";
 import { startFakeUpstream, FAKE_USAGE, type FakeUpstream } from "../fakes/upstream";
 import { newWorkspace, until } from "../helpers";
 import { chatModelCard } from "../fakes/chat-model-card";

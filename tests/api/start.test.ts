@@ -5,9 +5,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../server/net/free-port";
-import { projectRoot } from "../../server/paths";
-import { pidExists as alive } from "../../server/db/process-identity";
+import { freePort } from "../../server/infra/net/free-port";
+import { projectRoot } from "../../server/infra/paths";
+import { pidExists as alive } from "../../server/infra/db/process-identity";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
 chmodSync(scratch, 0o755);

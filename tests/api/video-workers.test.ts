@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { projectRoot } from "../../server/paths";
+import { db } from "../../server/infra/db/client";
+import { projectRoot } from "../../server/infra/paths";
 import { newWorkspace } from "../helpers";
 import { balanceOf, createJob, expectedCost, waitForJob } from "../helpers-video";
 

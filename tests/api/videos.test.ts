@@ -8,8 +8,8 @@ import path from "node:path";
 import Decimal from "decimal.js";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { createKey } from "../../server/keys/create-key";
+import { db } from "../../server/infra/db/client";
+import { createKey } from "../../server/identity/keys/create-key";
 import { client, newWorkspace, raw } from "../helpers";
 import { balanceOf, createJob, expectedCost, getJob, MULTIPLIER, probeVideo, waitForJob, type Job } from "../helpers-video";
 

@@ -1,9 +1,9 @@
 // Test-only speech, transcription and image models, served by a stand-in node (tests/fakes/media-upstream.ts).
-import { cardToRow } from "../../server/catalog/model-row";
-import { db } from "../../server/db/client";
-import { Channel, notify } from "../../server/db/notify";
-import { checkAllNodes } from "../../server/network/health-check";
-import { addNode, removeNode } from "../../server/network/nodes";
+import { cardToRow } from "../../server/routing/catalog/model-row";
+import { db } from "../../server/infra/db/client";
+import { Channel, notify } from "../../server/infra/db/notify";
+import { checkAllNodes } from "../../server/routing/nodes/health-check";
+import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import { startMediaFake, type MediaFake } from "./media-upstream";
 
 const zero = { input_per_1m: "0", cache_read_per_1m: "0", output_per_1m: "0", reasoning_per_1m: "0", per_1m_chars: "0", per_audio_second: "0", per_image: "0", per_video_second: "0", pricing_status: "active" };

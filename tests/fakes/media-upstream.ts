@@ -2,7 +2,7 @@
 // tests that need exact, known answers or a node that fails on cue.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import sharp from "sharp";
-import { freePort } from "../../server/net/free-port";
+import { freePort } from "../../server/infra/net/free-port";
 
 export type MediaFake = { url: string; calls: number; mode: "ok" | "fail" | "break"; last: { path: string; body: Buffer } | null; close: () => Promise<void> };
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { S3BlobStore } from "../../server/storage/s3-blob-store";
+import { S3BlobStore } from "../../server/infra/storage/s3-blob-store";
 
 // s3rver ships no type declarations; this is the little of it used here.
 type S3rverOptions = { port: number; address: string; silent: boolean; directory: string; configureBuckets: { name: string }[] };

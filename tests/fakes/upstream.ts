@@ -1,6 +1,6 @@
 // A stand-in OpenAI-compatible node for tests that need a node to misbehave on cue.
 import { createServer, type Server } from "node:http";
-import { freePort } from "../../server/net/free-port";
+import { freePort } from "../../server/infra/net/free-port";
 
 export type FakeMode = "ok" | "fail" | "rate-limited" | "hang" | "slow-stream" | "break-stream";
 

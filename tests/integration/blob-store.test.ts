@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { BlobStore } from "../../server/storage/blob-types";
-import { FileBlobStore } from "../../server/storage/fs-blob-store";
+import type { BlobStore } from "../../server/infra/storage/blob-types";
+import { FileBlobStore } from "../../server/infra/storage/fs-blob-store";
 
 const root = mkdtempSync(path.join(tmpdir(), "blobs-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

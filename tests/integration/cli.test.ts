@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { db } from "../../server/db/client";
+import { db } from "../../server/infra/db/client";
 
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

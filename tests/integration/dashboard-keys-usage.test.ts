@@ -2,8 +2,8 @@
 // real calls through the gateway made with the official SDK.
 import { APIError } from "openai";
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { formatMoney, money } from "../../server/money";
+import { db } from "../../server/infra/db/client";
+import { formatMoney, money } from "../../server/kernel/money";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
 import { client, raw, until } from "../helpers";
 

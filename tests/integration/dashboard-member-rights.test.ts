@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
+import { db } from "../../server/infra/db/client";
 import { client } from "../helpers";
 import { teamWorkspace } from "../helpers-dashboard";
 

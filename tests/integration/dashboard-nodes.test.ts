@@ -1,11 +1,11 @@
 // The operator's node procedures, the playground's turn cost and the dashboard's video route,
 // through the same tRPC callers the dashboard uses. The test model exists only for this file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardToRow } from "../../server/catalog/model-row";
-import { db } from "../../server/db/client";
-import { Channel, notify } from "../../server/db/notify";
-import { formatMoney, money } from "../../server/money";
-import { getRoutableNodes, invalidateNodes } from "../../server/network/node-registry";
+import { cardToRow } from "../../server/routing/catalog/model-row";
+import { db } from "../../server/infra/db/client";
+import { Channel, notify } from "../../server/infra/db/notify";
+import { formatMoney, money } from "../../server/kernel/money";
+import { getRoutableNodes, invalidateNodes } from "../../server/routing/nodes/node-registry";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
 import { baseUrl } from "../helpers";

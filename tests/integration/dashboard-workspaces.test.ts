@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { hashInvitationToken } from "../../server/workspaces/invitations";
+import { db } from "../../server/infra/db/client";
+import { hashInvitationToken } from "../../server/identity/workspaces/invitations";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
 
 /** The tRPC code a call failed with (FORBIDDEN, NOT_FOUND, ...). */

@@ -1,8 +1,8 @@
 // The invitation email over real SMTP, to a local SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
-import { freePort } from "../../server/net/free-port";
-import { sendInvitationEmailWith } from "../../server/mail/send-invitation";
+import { freePort } from "../../server/infra/net/free-port";
+import { sendInvitationEmailWith } from "../../server/infra/mail/send-invitation";
 
 type Received = { from: string; to: string[]; data: string };
 const received: Received[] = [];

@@ -1,12 +1,12 @@
 // The key cache's rules, checked in-process against the real database.
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { env } from "../../server/env";
-import { keyCacheStats } from "../../server/keys/key-cache-stats";
-import { revokeKey } from "../../server/keys/revoke-key";
-import { verifyKey } from "../../server/keys/verify-key";
-import { authenticateBearer } from "../../server/auth/authenticate";
-import { createKey } from "../../server/keys/create-key";
+import { db } from "../../server/infra/db/client";
+import { env } from "../../server/infra/env";
+import { keyCacheStats } from "../../server/identity/keys/key-cache-stats";
+import { revokeKey } from "../../server/identity/keys/revoke-key";
+import { verifyKey } from "../../server/identity/keys/verify-key";
+import { authenticateBearer } from "../../server/transport/authenticate";
+import { createKey } from "../../server/identity/keys/create-key";
 import { newWorkspace } from "../helpers";
 
 describe("API key verification", () => {

@@ -6,8 +6,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BlobStore } from "../../server/storage/blob-types";
-import { FileBlobStore } from "../../server/storage/fs-blob-store";
+import type { BlobStore } from "../../server/infra/storage/blob-types";
+import { FileBlobStore } from "../../server/infra/storage/fs-blob-store";
 import { startS3Server, type S3Server } from "../fakes/s3-server";
 
 const fsRoot = mkdtempSync(path.join(tmpdir(), "blobs-"));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { authorizeWithPassword } from "../../server/auth/authorize-password";
-import { linkOAuthUser, mayUseOAuthAccount } from "../../server/auth/link-oauth-user";
-import { signUp } from "../../server/auth/sign-up";
-import { db } from "../../server/db/client";
-import { env } from "../../server/env";
+import { authorizeWithPassword } from "../../server/identity/users/authorize-password";
+import { linkOAuthUser, mayUseOAuthAccount } from "../../server/identity/users/link-oauth-user";
+import { signUp } from "../../server/identity/users/sign-up";
+import { db } from "../../server/infra/db/client";
+import { env } from "../../server/infra/env";
 import { newUser } from "../helpers-dashboard";
 
 const ip = () => `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;

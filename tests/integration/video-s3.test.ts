@@ -5,12 +5,12 @@
 import { buffer } from "node:stream/consumers";
 import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BinaryBody } from "../../server/binary-body";
-import { db } from "../../server/db/client";
-import { newId } from "../../server/ids";
-import { useBlobStore } from "../../server/storage/blob-store";
-import { renderVideoJob } from "../../server/videos/render-video";
-import { videoContent } from "../../server/videos/video-content";
+import type { BinaryBody } from "../../server/kernel/binary-body";
+import { db } from "../../server/infra/db/client";
+import { newId } from "../../server/kernel/ids";
+import { useBlobStore } from "../../server/infra/storage/blob-store";
+import { renderVideoJob } from "../../server/inference/videos/render-video";
+import { videoContent } from "../../server/inference/videos/video-content";
 import { startS3Server, type S3Server } from "../fakes/s3-server";
 import { newWorkspace } from "../helpers";
 import { balanceOf, expectedCost } from "../helpers-video";

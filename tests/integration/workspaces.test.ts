@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../server/db/client";
-import { addCredits } from "../../server/workspaces/add-credits";
-import { createWorkspace } from "../../server/workspaces/create-workspace";
-import { getWorkspace } from "../../server/workspaces/get-workspace";
+import { db } from "../../server/infra/db/client";
+import { addCredits } from "../../server/ledger/add-credits";
+import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { getWorkspace } from "../../server/identity/workspaces/get-workspace";
 
 describe("workspaces and credits", () => {
   it("creates a workspace with its credits in the ledger and the balance, as decimal strings", async () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "../../server/net/free-port";
+import { freePort } from "../../server/infra/net/free-port";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 
 async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {

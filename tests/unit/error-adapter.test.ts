@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { errors, GatewayError } from "../../server/errors";
-import { errorResponse, formatParam, toGatewayError } from "../../server/http/error-adapter";
+import { errors, GatewayError } from "../../server/kernel/errors";
+import { errorResponse, formatParam, toGatewayError } from "../../server/transport/error-adapter";
 
 describe("the one error adapter", () => {
   it("names nested params the way OpenAI does", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import "../../server/db/embedded";
+import "../../server/infra/db/embedded";
 
 describe("a process that uses the embedded database keeps its own exit code", () => {
   it("no async-exit-hook handler is left on beforeExit, exit or signals (it would exit 0 or 128+n over ours, or throw at exit)", () => {

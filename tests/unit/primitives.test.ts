@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { generateKeySecret, hashKey, isWellFormedKey } from "../../server/keys/key-secret";
-import { declaredMethods } from "../../server/http/v1-fallback";
-import { formatMoney, money } from "../../server/money";
-import { open, seal } from "../../server/network/secret-box";
+import { generateKeySecret, hashKey, isWellFormedKey } from "../../server/identity/keys/key-secret";
+import { declaredMethods } from "../../server/transport/next/v1-fallback";
+import { formatMoney, money } from "../../server/kernel/money";
+import { open, seal } from "../../server/infra/secret-box";
 
 describe("money", () => {
   it("adds decimals exactly, where floats would not", () => {

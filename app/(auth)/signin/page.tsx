@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
-import { githubEnabled } from "@/server/auth/auth-options";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { githubEnabled } from "@/server/transport/next/auth-options";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 import { callbackPath } from "../callback-path";
 import { SignInForm } from "./sign-in-form";
 

@@ -1,5 +1,5 @@
 import { ApiProvider } from "@/app/_trpc/provider";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 import { AcceptInvitation } from "./accept-invitation";
 
 export const dynamic = "force-dynamic";

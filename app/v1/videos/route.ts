@@ -1,5 +1,5 @@
-import { isMultipart, videoForm } from "@/server/http/forms";
-import { v1Route } from "@/server/http/v1-route";
+import { isMultipart, videoForm } from "@/server/transport/next/forms";
+import { v1Route } from "@/server/transport/next/v1-route";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
   // JSON, or a multipart form as the OpenAI SDKs send it.

@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { DashboardShell } from "@/app/_components/shell";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ApiProvider } from "@/app/_trpc/provider";
-import { dashboardSession } from "@/server/http/dashboard-session";
+import { dashboardSession } from "@/server/transport/next/dashboard-session";
 import { NewWorkspaceForm } from "./new-workspace-form";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // HTTP to OpenAI-compatible nodes: one keep-alive undici pool per node origin, with connect,
 // first-byte and idle timeouts. Failures are classified so the router knows what may be retried.
 import { Pool, type Dispatcher } from "undici";
-import { env } from "../../env";
+import { env } from "../../infra/env";
 import { authHeaders } from "./list-models";
 
 export type UpstreamTarget = { baseUrl: string; apiKey: string | null };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { signUp, ZSignUpInput } from "../../auth/sign-up";
-import { myWorkspaces, ZMyWorkspace } from "../../workspaces/my-workspaces";
+import { signUp, ZSignUpInput } from "../../identity/users/sign-up";
+import { myWorkspaces, ZMyWorkspace } from "../../identity/workspaces/my-workspaces";
 import { publicProcedure, router, sessionProcedure } from "../init";
 
 export const accountRouter = router({

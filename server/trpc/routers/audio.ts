@@ -1,6 +1,6 @@
-import { createSpeech } from "../../audio/speech";
-import { ZSpeechRequest, ZTranscriptionRequest, ZTranslationRequest } from "../../audio/schema";
-import { transcribe, translate } from "../../audio/transcribe";
+import { createSpeech } from "../../inference/audio/speech";
+import { ZSpeechRequest, ZTranscriptionRequest, ZTranslationRequest } from "../../inference/audio/schema";
+import { transcribe, translate } from "../../inference/audio/transcribe";
 import { billedProcedure, router } from "../init";
 
 export const audioRouter = router({

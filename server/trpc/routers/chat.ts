@@ -1,5 +1,5 @@
-import { createChatCompletion } from "../../chat/create-completion";
-import { ZChatCompletionRequest } from "../../chat/schema";
+import { createChatCompletion } from "../../inference/chat/create-completion";
+import { ZChatCompletionRequest } from "../../inference/chat/schema";
 import { billedProcedure, router } from "../init";
 
 export const chatRouter = router({

@@ -1,5 +1,5 @@
-import { createEmbeddings } from "../../embeddings/create-embeddings";
-import { ZEmbeddingsRequest } from "../../embeddings/schema";
+import { createEmbeddings } from "../../inference/embeddings/create-embeddings";
+import { ZEmbeddingsRequest } from "../../inference/embeddings/schema";
 import { billedProcedure, router } from "../init";
 
 export const embeddingsRouter = router({

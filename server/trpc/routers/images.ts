@@ -1,6 +1,6 @@
-import { editImages, generateImages, varyImages } from "../../images/create-images";
-import { readImageFile } from "../../images/image-file";
-import { ZImageEdit, ZImageFile, ZImageGeneration, ZImageVariation } from "../../images/schema";
+import { editImages, generateImages, varyImages } from "../../inference/images/create-images";
+import { readImageFile } from "../../inference/images/image-file";
+import { ZImageEdit, ZImageFile, ZImageGeneration, ZImageVariation } from "../../inference/images/schema";
 import { billedProcedure, publicProcedure, router } from "../init";
 
 export const imagesRouter = router({

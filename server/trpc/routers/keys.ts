@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { db } from "../../db/client";
-import { createKey, ZCreateKeyInput } from "../../keys/create-key";
-import { ZKeyView } from "../../keys/key-view";
-import { listKeys } from "../../keys/list-keys";
-import { revokeKey } from "../../keys/revoke-key";
-import { can } from "../../workspaces/permissions";
+import { db } from "../../infra/db/client";
+import { createKey, ZCreateKeyInput } from "../../identity/keys/create-key";
+import { ZKeyView } from "../../identity/keys/key-view";
+import { listKeys } from "../../identity/keys/list-keys";
+import { revokeKey } from "../../identity/keys/revoke-key";
+import { can } from "../../identity/workspaces/permissions";
 import { router, workspaceProcedure } from "../init";
 
 /** What the dashboard's form sends; the workspace and creator come from the session, never the input. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ZModelDetail, ZModelObject } from "../../catalog/model-card";
-import { deleteModelAsApiKey, getModel, listModels } from "../../catalog/models";
+import { ZModelDetail, ZModelObject } from "../../routing/catalog/model-card";
+import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { apiKeyProcedure, router } from "../init";
 
 const ZModelId = z.object({ id: z.string().min(1) });

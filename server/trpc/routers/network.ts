@@ -1,4 +1,4 @@
-import { networkStatus } from "../../network/network-status";
+import { networkStatus } from "../../routing/nodes/network-status";
 import { apiKeyProcedure, router } from "../init";
 
 export const networkRouter = router({

@@ -1,8 +1,8 @@
 // Operator pages: the nodes behind the gateway. Only gateway operators may see or change them
 // (a node's address and key are the operator's, not a workspace's).
 import { z } from "zod";
-import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../network/nodes";
-import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../network/update-node";
+import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../routing/nodes/nodes";
+import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../routing/nodes/update-node";
 import { operatorProcedure, router } from "../init";
 
 /** What the "Add node" form sends: explicit model mappings stay a CLI feature. */

@@ -2,10 +2,10 @@
 // priced here from the usage the stream reported, by the same functions the meter bills with
 // (tokenUsage, tokenCost), so the page shows the exact charge as a decimal string.
 import { z } from "zod";
-import { tokenCost } from "../../billing/pricing";
-import { resolveModel } from "../../catalog/models";
-import { tokenUsage } from "../../chat/completion-shape";
-import { formatMoney } from "../../money";
+import { tokenCost } from "../../routing/catalog/pricing";
+import { resolveModel } from "../../routing/catalog/models";
+import { tokenUsage } from "../../inference/chat/completion-shape";
+import { formatMoney } from "../../kernel/money";
 import { router, workspaceProcedure } from "../init";
 
 const count = z.number().int().min(0);

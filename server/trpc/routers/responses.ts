@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { createResponse } from "../../responses/create-response";
-import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../responses/manage-responses";
-import { ZInputItemsQuery, ZResponseCreate } from "../../responses/schema";
+import { createResponse } from "../../inference/responses/create-response";
+import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../inference/responses/manage-responses";
+import { ZInputItemsQuery, ZResponseCreate } from "../../inference/responses/schema";
 import { apiKeyProcedure, billedProcedure, router } from "../init";
 
 const ZId = z.object({ id: z.string().min(1) });

@@ -1,7 +1,7 @@
-import { usageCsv, ZUsageCsv } from "../../usage/usage-csv";
-import { usageEvents, ZUsageEventsInput, ZUsageEventsPage } from "../../usage/usage-events";
-import { ZUsageFilter } from "../../usage/usage-filter";
-import { usageSummary, ZUsageSummary } from "../../usage/usage-summary";
+import { usageCsv, ZUsageCsv } from "../../ledger/usage/usage-csv";
+import { usageEvents, ZUsageEventsInput, ZUsageEventsPage } from "../../ledger/usage/usage-events";
+import { ZUsageFilter } from "../../ledger/usage/usage-filter";
+import { usageSummary, ZUsageSummary } from "../../ledger/usage/usage-summary";
 import { router, workspaceProcedure } from "../init";
 
 // Always the workspace of the session's `x-workspace-id` membership: a key id of another

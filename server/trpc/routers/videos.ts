@@ -1,7 +1,7 @@
-import { createVideo } from "../../videos/create-video";
-import { deleteVideo, getVideo, listVideos } from "../../videos/manage-videos";
-import { ZVideoContent, ZVideoCreate, ZVideoId, ZVideoList } from "../../videos/schema";
-import { videoContent } from "../../videos/video-content";
+import { createVideo } from "../../inference/videos/create-video";
+import { deleteVideo, getVideo, listVideos } from "../../inference/videos/manage-videos";
+import { ZVideoContent, ZVideoCreate, ZVideoId, ZVideoList } from "../../inference/videos/schema";
+import { videoContent } from "../../inference/videos/video-content";
 import { apiKeyProcedure, billedProcedure, router } from "../init";
 
 export const videosRouter = router({

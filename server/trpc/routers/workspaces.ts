@@ -1,15 +1,15 @@
 // Workspaces and their members. Every rule (who may rename, invite, change roles, remove; the
 // last owner) is enforced here and in the services, never only by what the dashboard shows.
 import { z } from "zod";
-import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPreview, ZInvitationTokenInput } from "../../workspaces/accept-invitation";
-import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../workspaces/change-member-role";
-import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../workspaces/create-invitation";
-import { createWorkspace } from "../../workspaces/create-workspace";
-import { listPendingInvitations, revokeInvitation, ZPendingInvitation, ZRevokeInvitationInput } from "../../workspaces/invitations";
-import { listMembers, ZMember } from "../../workspaces/members";
-import { removeMember, ZRemovedMember, ZRemoveMemberInput } from "../../workspaces/remove-member";
-import { renameWorkspace, ZRenamedWorkspace, ZRenameWorkspaceInput } from "../../workspaces/rename-workspace";
-import { workspaceSummary, ZNewWorkspaceInput, ZWorkspaceSummary } from "../../workspaces/workspace-summary";
+import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPreview, ZInvitationTokenInput } from "../../identity/workspaces/accept-invitation";
+import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../identity/workspaces/change-member-role";
+import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../identity/workspaces/create-invitation";
+import { createWorkspace } from "../../identity/workspaces/create-workspace";
+import { listPendingInvitations, revokeInvitation, ZPendingInvitation, ZRevokeInvitationInput } from "../../identity/workspaces/invitations";
+import { listMembers, ZMember } from "../../identity/workspaces/members";
+import { removeMember, ZRemovedMember, ZRemoveMemberInput } from "../../identity/workspaces/remove-member";
+import { renameWorkspace, ZRenamedWorkspace, ZRenameWorkspaceInput } from "../../identity/workspaces/rename-workspace";
+import { workspaceSummary, ZNewWorkspaceInput, ZWorkspaceSummary } from "../../identity/workspaces/workspace-summary";
 import { publicProcedure, router, sessionProcedure, workspaceProcedure } from "../init";
 
 export const workspacesRouter = router({

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/server/auth/auth-options";
+import { authOptions } from "@/server/transport/next/auth-options";
 
 const handler = NextAuth(authOptions);
 export { handler as GET, handler as POST };

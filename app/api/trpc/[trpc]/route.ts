@@ -1,4 +1,4 @@
-import { trpcHandler } from "@/server/http/trpc-handler";
+import { trpcHandler } from "@/server/transport/next/trpc-handler";
 
 export const dynamic = "force-dynamic";
 export const GET = trpcHandler;

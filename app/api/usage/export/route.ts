@@ -1,8 +1,8 @@
 // GET /api/usage/export?workspaceId=&from=&to=&keyId= : the usage events of a filter as a CSV
 // download, for the signed-in member (the same procedure and permission as the usage page).
-import { dashboardCaller } from "@/server/http/dashboard-context";
-import { errorResponse } from "@/server/http/error-adapter";
-import { newRequestId } from "@/server/http/respond";
+import { dashboardCaller } from "@/server/transport/next/dashboard-context";
+import { errorResponse } from "@/server/transport/error-adapter";
+import { newRequestId } from "@/server/transport/respond";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // Billing: the balance, the ledger of credits and charges, and (operators only) adding credits.
 // Roles without billing.view get a message instead of the data; the server refuses them anyway.
 import { useQuery } from "@tanstack/react-query";
-import { can } from "@/server/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Card, ErrorState, Loading, PageHeader } from "@/app/_components/ui";

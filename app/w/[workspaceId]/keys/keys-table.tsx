@@ -4,8 +4,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Decimal from "decimal.js";
 import { useState } from "react";
-import type { KeyView } from "@/server/keys/key-view";
-import { can } from "@/server/workspaces/permissions";
+import type { KeyView } from "@/server/identity/keys/key-view";
+import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";

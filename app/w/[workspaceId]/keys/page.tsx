@@ -3,7 +3,7 @@
 // billing role) see the list read-only.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { can } from "@/server/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorState, SelectField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
-import { can, canManageRole, ROLES } from "@/server/workspaces/permissions";
+import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
 
 type Role = (typeof ROLES)[number];
 type Created = { link: string; email: string | null; emailed: boolean; emailNote: string | null; expiresAt: string };

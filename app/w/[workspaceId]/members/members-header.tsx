@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { PageHeader } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
-import { can } from "@/server/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
 
 export function MembersHeader() {
   const { workspace } = useWorkspace();

@@ -7,8 +7,8 @@ import { useState } from "react";
 import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
-import type { Member } from "@/server/workspaces/members";
-import { can, canManageRole, ROLES } from "@/server/workspaces/permissions";
+import type { Member } from "@/server/identity/workspaces/members";
+import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
 
 type Role = (typeof ROLES)[number];
 

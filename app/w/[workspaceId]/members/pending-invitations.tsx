@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
-import { can } from "@/server/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
 
 function PendingInvitationsCard() {
   const trpc = useTRPC();

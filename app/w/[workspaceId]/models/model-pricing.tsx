@@ -1,5 +1,5 @@
 // Prices as the catalog states them: decimal strings shown as they are, never through a float.
-import type { ModelDetail } from "@/server/catalog/model-card";
+import type { ModelDetail } from "@/server/routing/catalog/model-card";
 
 const PRICE_LABELS: Array<[keyof ModelDetail["pricing"], string]> = [
   ["input_per_1m", "input / 1M tokens"],

@@ -1,5 +1,5 @@
 import { Badge, Table, Td } from "@/app/_components/ui";
-import type { ModelDetail } from "@/server/catalog/model-card";
+import type { ModelDetail } from "@/server/routing/catalog/model-card";
 import { ModelPricing, VideoRanges } from "./model-pricing";
 
 const CAPABILITIES: Array<[keyof ModelDetail["capabilities"], string]> = [

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { Card, EmptyState, ErrorState, Loading, PageHeader, SelectField } from "@/app/_components/ui";
-import type { ModelType } from "@/server/catalog/model-card";
+import type { ModelType } from "@/server/routing/catalog/model-card";
 import { ModelTable } from "./model-table";
 import { useModelDetails } from "./use-model-details";
 

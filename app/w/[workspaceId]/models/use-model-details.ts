@@ -4,7 +4,7 @@
 // link sends as one request.
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/_trpc/client";
-import type { ModelDetail, ModelType } from "@/server/catalog/model-card";
+import type { ModelDetail, ModelType } from "@/server/routing/catalog/model-card";
 
 export type ModelDetailsState = {
   models: ModelDetail[];

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Button, Card, ErrorState } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
-import type { NodeView } from "@/server/network/node-view";
+import type { NodeView } from "@/server/routing/nodes/node-view";
 import { NodeFields, type NodeFieldValues } from "./node-fields";
 
 /**

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
-import type { NodeView } from "@/server/network/node-view";
+import type { NodeView } from "@/server/routing/nodes/node-view";
 
 const TONE = { online: "green", offline: "red", unknown: "slate" } as const;
 

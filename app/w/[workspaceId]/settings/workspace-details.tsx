@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Badge, Button, Card, ErrorState, Loading, TextField } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
-import { can } from "@/server/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
 
 function RenameForm({ name }: { name: string }) {
   const trpc = useTRPC();

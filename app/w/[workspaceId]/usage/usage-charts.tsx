@@ -4,7 +4,7 @@
 // Each chart has a heading, a short description and its data as a table for screen readers.
 import type { ReactElement, ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { UsageSummary } from "@/server/usage/usage-summary";
+import type { UsageSummary } from "@/server/ledger/usage/usage-summary";
 import { Card, Table, Td } from "@/app/_components/ui";
 import { formatCount, formatUsd } from "./format";
 

@@ -1,6 +1,6 @@
 "use client";
 // Key and date range of the usage page. Empty dates mean the server's default: the last 30 UTC days.
-import type { KeyView } from "@/server/keys/key-view";
+import type { KeyView } from "@/server/identity/keys/key-view";
 import { SelectField, TextField } from "@/app/_components/ui";
 
 export type UsageFilterState = { apiKeyId: string; from: string; to: string };

@@ -1,5 +1,5 @@
 import { Badge } from "@/app/_components/ui";
-import type { VideoJobObject } from "@/server/videos/video-object";
+import type { VideoJobObject } from "@/server/inference/videos/video-object";
 
 const TONE = { queued: "slate", in_progress: "indigo", completed: "green", failed: "red" } as const;
 const LABEL = { queued: "Queued", in_progress: "In progress", completed: "Completed", failed: "Failed" } as const;

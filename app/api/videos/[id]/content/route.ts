@@ -2,11 +2,11 @@
 // GET /v1/videos/{id}/content, called as the signed-in member of `?workspaceId=`. The browser's
 // <video> element asks for byte ranges, so Range is passed on. A non-member gets the same 404
 // as an unknown id (videos.content checks the workspace), so ids reveal nothing.
-import { binaryResponse } from "@/server/http/binary";
-import { dashboardContext } from "@/server/http/dashboard-context";
-import { errorResponse } from "@/server/http/error-adapter";
-import { newRequestId } from "@/server/http/respond";
-import { errors } from "@/server/errors";
+import { binaryResponse } from "@/server/transport/next/binary";
+import { dashboardContext } from "@/server/transport/next/dashboard-context";
+import { errorResponse } from "@/server/transport/error-adapter";
+import { newRequestId } from "@/server/transport/respond";
+import { errors } from "@/server/kernel/errors";
 import { createCaller } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";

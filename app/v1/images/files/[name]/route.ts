@@ -1,4 +1,4 @@
-import { v1Route } from "@/server/http/v1-route";
+import { v1Route } from "@/server/transport/next/v1-route";
 
 // Signed, expiring image links: the signature is the credential, so no API key is asked for.
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route(

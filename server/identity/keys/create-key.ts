@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { Tx } from "../../infra/db/client";
+import { errors } from "../../kernel/errors";
+import { newId } from "../../kernel/ids";
+import { DECIMAL_STRING, formatMoney, money } from "../../kernel/money";
+import { ZCreditAmount } from "../../kernel/money";
+import { generateKeySecret } from "./key-secret";
+import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
+
+/** A key's spend limit in USD: an exact decimal string above zero, like a credit amount. */
+export const ZSpendLimit = ZCreditAmount.refine((v) => !DECIMAL_STRING.test(v) || money(v).gt(0), "must be greater than zero");
+
+export const ZCreateKeyInput = z.object({
+  workspaceId: z.string().min(1),
+  name: z.string().trim().min(1).max(100).default("default"),
+  expiresAt: z.coerce.date().optional(),
+  spendLimit: ZSpendLimit.optional(),
+  createdById: z.string().optional(),
+});
+export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
+
+/** Creates a key in the caller's transaction; the secret is returned here and never again. */
+export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
+  const data = ZCreateKeyInput.parse(input);
+  if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) {
+    throw errors.invalidRequest("expiresAt must be in the future", "expiresAt");
+  }
+  const workspace = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
+  if (!workspace) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
+  const { secret, hash, prefix } = generateKeySecret();
+  const row = await tx.apiKey.create({
+    data: {
+      id: newId("key"),
+      workspaceId: data.workspaceId,
+      name: data.name,
+      hash,
+      prefix,
+      createdById: data.createdById ?? null,
+      expiresAt: data.expiresAt ?? null,
+      spendLimit: data.spendLimit === undefined ? null : formatMoney(data.spendLimit),
+    },
+    include: KEY_CREATOR,
+  });
+  return { key: toKeyView(row), secret };
+}

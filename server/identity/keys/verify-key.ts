@@ -1,0 +1,149 @@
+// Verification of API key secrets, cached by hash so a warm key costs no database round trip.
+//
+// Freshness bound: an entry is refreshed in the background once it is KEY_CACHE_REFRESH_MS old
+// and is never used once it is KEY_CACHE_MAX_AGE_MS old (default 4 s), so a revocation made on
+// any instance takes effect everywhere within that bound even if a notification is lost.
+// Revocations also NOTIFY every instance, which evicts the key at once. Expiry is checked
+// against the clock on every call, so an expired key stops working immediately.
+//
+// Spend limits: a key is refused once its `spent` (maintained by the meter in the statement that
+// charges its usage) reaches its `spendLimit`. The meter also updates this instance's cached
+// `spent` with every charge it commits, so on the instance that ran a call the next call sees it
+// at once; other instances see it within the freshness bound above. As with the workspace balance,
+// a call is admitted before its cost is known: the overshoot is at most the calls in flight plus
+// those admitted on instances whose entry is still within that bound.
+import { LRUCache } from "lru-cache";
+import { db } from "../../infra/db/client";
+import { Channel, listen } from "../../infra/db/notify";
+import { env } from "../../infra/env";
+import { money } from "../../kernel/money";
+import { onKeySpent } from "../../ledger/spend-notes";
+import { keyCacheStats } from "./key-cache-stats";
+import { hashKey, isWellFormedKey } from "./key-secret";
+
+type KeyRecord = {
+  id: string;
+  workspaceId: string;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  /** USD decimal strings. */
+  spendLimit: string | null;
+  spent: string;
+};
+type Entry = { record: KeyRecord | null; loadedAt: number };
+
+export type KeyVerification =
+  | { valid: true; keyId: string; workspaceId: string }
+  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" | "spend_limit" };
+
+const cache = new LRUCache<string, Entry>({ max: 100_000 });
+const loading = new Map<string, Promise<Entry>>();
+/** Bumped by every eviction, so a load that started before it cannot put a stale record back. */
+const generation = new Map<string, number>();
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+const lastUsedWritten = new LRUCache<string, number>({ max: 100_000 });
+let subscribed: Promise<void> | undefined;
+
+function evict(hash: string): void {
+  if (hash === "*") {
+    for (const h of new Set([...cache.keys(), ...loading.keys()])) evict(h);
+    return;
+  }
+  generation.set(hash, (generation.get(hash) ?? 0) + 1);
+  cache.delete(hash);
+  loading.delete(hash);
+}
+
+function subscribe(): void {
+  subscribed ??= listen(Channel.keyChanged, evict).catch(
+    (err) => {
+      subscribed = undefined; // the max-age bound still holds; try again on the next call
+      console.error("key cache: LISTEN failed", err);
+    },
+  );
+}
+
+function load(hash: string): Promise<Entry> {
+  let pending = loading.get(hash);
+  if (!pending) {
+    keyCacheStats.databaseLoads += 1;
+    // The age of an entry counts from before the query, and its generation is fixed now.
+    const startedAt = Date.now();
+    const gen = generation.get(hash) ?? 0;
+    const mine: Promise<Entry> = db.apiKey
+      .findUnique({
+        where: { hash },
+        select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true },
+      })
+      .then((row) => {
+        const entry: Entry = {
+          loadedAt: startedAt,
+          record: row && {
+            id: row.id,
+            workspaceId: row.workspaceId,
+            expiresAt: row.expiresAt?.getTime() ?? null,
+            revokedAt: row.revokedAt?.getTime() ?? null,
+            spendLimit: row.spendLimit?.toString() ?? null,
+            spent: laterSpent(row.spent.toString(), cache.get(hash)?.record?.spent),
+          },
+        };
+        if ((generation.get(hash) ?? 0) === gen) cache.set(hash, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (loading.get(hash) === mine) loading.delete(hash);
+      });
+    loading.set(hash, mine);
+    pending = mine;
+  }
+  return pending;
+}
+
+/**
+ * `spent` only ever grows, so of two readings the larger is the newer: a load that started
+ * before a charge was noted must not put the smaller figure back.
+ */
+function laterSpent(loaded: string, cached: string | undefined): string {
+  return cached !== undefined && money(cached).gt(loaded) ? cached : loaded;
+}
+
+/** Called by the ledger with a key's `spent` as it committed it, so this instance enforces the limit at once. */
+onKeySpent(function noteKeySpent(hash: string, spent: string): void {
+  const entry = cache.get(hash);
+  if (!entry?.record) return;
+  cache.set(hash, { ...entry, record: { ...entry.record, spent: laterSpent(spent, entry.record.spent) } });
+});
+
+async function lookup(hash: string): Promise<Entry> {
+  const entry = cache.get(hash);
+  const age = entry ? Date.now() - entry.loadedAt : Infinity;
+  if (!entry || age >= env.KEY_CACHE_MAX_AGE_MS) return load(hash);
+  if (age >= env.KEY_CACHE_REFRESH_MS) load(hash).catch(() => undefined);
+  return entry;
+}
+
+/** lastUsedAt is a hint for people, so it is written at most once a minute per key. */
+function touch(keyId: string, now: number): void {
+  const last = lastUsedWritten.get(keyId) ?? 0;
+  if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  lastUsedWritten.set(keyId, now);
+  db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+}
+
+export async function verifyKey(secret: string): Promise<KeyVerification> {
+  if (!isWellFormedKey(secret)) return { valid: false, reason: "malformed" };
+  subscribe();
+  const { record } = await lookup(hashKey(secret));
+  const now = Date.now();
+  if (!record) return { valid: false, reason: "not_found" };
+  if (record.revokedAt !== null) return { valid: false, reason: "revoked" };
+  if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
+  if (record.spendLimit !== null && money(record.spent).gte(record.spendLimit)) return { valid: false, reason: "spend_limit" };
+  touch(record.id, now);
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId };
+}
+
+/** For tests and tools: forget every cached key. */
+export function clearKeyCache(): void {
+  evict("*");
+}

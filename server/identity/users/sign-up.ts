@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { db } from "../../infra/db/client";
+import { createUserTx } from "./create-user";
+import { hashPassword } from "./password";
+
+export const ZEmail = z.string().trim().toLowerCase().email("must be an email address").max(254);
+export const ZPassword = z.string().min(10, "must be at least 10 characters").max(200);
+
+export const ZSignUpInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  email: ZEmail,
+  password: ZPassword,
+});
+export type SignUpInput = z.input<typeof ZSignUpInput>;
+
+/** Creates a user with a password (see create-user.ts for the first user and taken emails). */
+export async function signUp(input: SignUpInput): Promise<{ id: string; email: string; isOperator: boolean }> {
+  const data = ZSignUpInput.parse(input);
+  const passwordHash = await hashPassword(data.password);
+  const user = await db.$transaction((tx) => createUserTx(tx, { name: data.name, email: data.email, passwordHash }));
+  return { id: user.id, email: data.email, isOperator: user.isOperator };
+}

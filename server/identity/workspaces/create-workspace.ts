@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { db, type Tx } from "../../infra/db/client";
+import { newId } from "../../kernel/ids";
+import { createKey } from "../keys/create-key";
+import type { KeyView } from "../keys/key-view";
+import { addCreditsTx } from "../../ledger/add-credits";
+import { money, ZCreditAmount } from "../../kernel/money";
+import { toWorkspaceView, type WorkspaceView } from "./workspace-view";
+
+export const ZCreateWorkspaceInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  credits: ZCreditAmount.default("0"),
+  ownerUserId: z.string().optional(),
+  /** Also create a first API key and return its secret. */
+  withKey: z.boolean().default(false),
+  keyName: z.string().trim().min(1).max(100).default("default"),
+});
+export type CreateWorkspaceInput = z.input<typeof ZCreateWorkspaceInput>;
+export type CreatedWorkspace = { workspace: WorkspaceView; apiKey?: { key: KeyView; secret: string } };
+
+export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
+  const data = ZCreateWorkspaceInput.parse(input);
+  const row = await tx.workspace.create({ data: { id: newId("ws"), name: data.name } });
+  if (data.ownerUserId) {
+    await tx.membership.create({ data: { workspaceId: row.id, userId: data.ownerUserId, role: "owner" } });
+  }
+  const workspace = toWorkspaceView(money(data.credits).gt(0)
+    ? await addCreditsTx(tx, { workspaceId: row.id, amount: data.credits, note: "initial credits", createdById: data.ownerUserId })
+    : row);
+  if (!data.withKey) return { workspace };
+  const apiKey = await createKey(tx, { workspaceId: row.id, name: data.keyName, createdById: data.ownerUserId });
+  return { workspace, apiKey };
+}
+
+/** One transaction: a failure anywhere leaves no half-made workspace behind. */
+export function createWorkspace(input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
+  return db.$transaction((tx) => createWorkspaceTx(tx, input));
+}

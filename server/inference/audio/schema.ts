@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { ZUpload } from "../../infra/storage/upload";
+
+export const SPEECH_FORMATS = ["mp3", "opus", "aac", "flac", "wav", "pcm"] as const;
+export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "verbose_json", "vtt"] as const;
+
+/** POST /v1/audio/speech (JSON). Fields the gateway does not know are passed to the node. */
+export const ZSpeechRequest = z.looseObject({
+  model: z.string().min(1),
+  input: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  voice: z.string().min(1),
+  response_format: z.enum(SPEECH_FORMATS).default("mp3"),
+  speed: z.number().min(0.25).max(4).optional(),
+  instructions: z.string().max(4096).optional(),
+});
+export type SpeechRequest = z.infer<typeof ZSpeechRequest>;
+
+/** Form fields arrive as strings: numbers are coerced, as OpenAI does. */
+const formNumber = (min: number, max: number) => z.coerce.number().min(min).max(max);
+
+const common = {
+  file: ZUpload,
+  model: z.string().min(1),
+  prompt: z.string().optional(),
+  temperature: formNumber(0, 1).optional(),
+  response_format: z.enum(TRANSCRIPT_FORMATS).default("json"),
+};
+
+/** POST /v1/audio/transcriptions (multipart). */
+export const ZTranscriptionRequest = z.object({
+  ...common,
+  language: z.string().min(2).max(16).optional(),
+  timestamp_granularities: z
+    .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.enum(["word", "segment"])).min(1))
+    .optional(),
+});
+export type TranscriptionRequest = z.infer<typeof ZTranscriptionRequest>;
+
+/** POST /v1/audio/translations (multipart): into English, so no language. */
+export const ZTranslationRequest = z.object(common);
+export type TranslationRequest = z.infer<typeof ZTranslationRequest>;

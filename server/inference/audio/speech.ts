@@ -1,0 +1,52 @@
+// POST /v1/audio/speech: routed like chat; the node's audio bytes are relayed as they arrive.
+// Billed on the input's characters; the event is committed before the last byte is sent, and a
+// node that breaks off mid-stream costs nothing (the client's connection is broken off too).
+import type { CallContext } from "../../identity/principal";
+import { BinaryBody } from "../../kernel/binary-body";
+import { assertCanSpend } from "../../ledger/balance-cache";
+import { characterCost, characterCount } from "../../routing/catalog/media-pricing";
+import { meteringFor, recordCall } from "../../ledger/meter";
+import { resolveModel } from "../../routing/catalog/models";
+import { upstreamError, withFailover } from "../../routing/nodes/router";
+import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { requireModelType } from "./model-type";
+import type { SpeechRequest } from "./schema";
+
+const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
+  mp3: "audio/mpeg",
+  opus: "audio/ogg",
+  aac: "audio/aac",
+  flac: "audio/flac",
+  wav: "audio/wav",
+  pcm: "audio/pcm",
+};
+
+export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promise<BinaryBody> {
+  const { row } = await resolveModel(req.model);
+  requireModelType(row, "speech", "/v1/audio/speech");
+  await assertCanSpend(ctx.principal.workspaceId);
+  const started = performance.now();
+  const { result, routed, release } = await withFailover(row.id, (r) =>
+    postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),
+  );
+  const characters = characterCount(req.input);
+  const bill = () =>
+    recordCall(meteringFor(ctx, "/v1/audio/speech"), { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });
+  async function* relay(): AsyncGenerator<Uint8Array> {
+    let held: Uint8Array | undefined;
+    try {
+      // One chunk is held back, so the usage event is committed before the last byte leaves.
+      for await (const chunk of result.body as AsyncIterable<Buffer>) {
+        if (held) yield held;
+        held = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      }
+    } catch {
+      throw upstreamError(new UpstreamFailure("protocol", "the node broke off the audio stream", 502));
+    } finally {
+      release();
+    }
+    await bill();
+    if (held) yield held;
+  }
+  return new BinaryBody(relay(), CONTENT_TYPES[req.response_format]);
+}

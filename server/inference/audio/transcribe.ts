@@ -1,0 +1,64 @@
+// POST /v1/audio/transcriptions and /translations: the gateway decodes the uploaded audio's real
+// duration (and refuses what it cannot decode), re-sends the file to a node as multipart, and
+// passes the node's transcript on. Billed `per_audio_second` × the decoded duration.
+import type { CallContext } from "../../identity/principal";
+import { BinaryBody } from "../../kernel/binary-body";
+import { assertCanSpend } from "../../ledger/balance-cache";
+import { audioSecondsCost } from "../../routing/catalog/media-pricing";
+import { meteringFor, recordCall } from "../../ledger/meter";
+import { resolveModel } from "../../routing/catalog/models";
+import { errors } from "../../kernel/errors";
+import { withFailover } from "../../routing/nodes/router";
+import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import { FormData, postMultipart } from "../../providers/openai-compatible/multipart";
+import { decodedDuration } from "./audio-file";
+import { requireModelType } from "./model-type";
+import type { TranscriptionRequest, TranslationRequest } from "./schema";
+import { shapeTranscript } from "./transcript-shape";
+
+type Task = "transcribe" | "translate";
+
+function formFor(req: TranscriptionRequest, upstreamModel: string): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([req.file.data as Uint8Array<ArrayBuffer>], { type: req.file.contentType }), req.file.filename || "audio");
+  form.append("model", upstreamModel);
+  form.append("response_format", req.response_format);
+  if (req.language) form.append("language", req.language);
+  if (req.prompt) form.append("prompt", req.prompt);
+  if (req.temperature !== undefined) form.append("temperature", String(req.temperature));
+  for (const g of req.timestamp_granularities ?? []) form.append("timestamp_granularities[]", g);
+  return form;
+}
+
+async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Promise<Record<string, unknown> | BinaryBody> {
+  const endpoint = task === "transcribe" ? "/v1/audio/transcriptions" : "/v1/audio/translations";
+  const { row } = await resolveModel(req.model);
+  requireModelType(row, "transcription", endpoint);
+  if (req.timestamp_granularities && req.response_format !== "verbose_json") {
+    throw errors.invalidRequest("timestamp_granularities requires response_format `verbose_json`.", "timestamp_granularities");
+  }
+  const seconds = await decodedDuration(req.file);
+  await assertCanSpend(ctx.principal.workspaceId);
+  const started = performance.now();
+  const path = task === "transcribe" ? "/audio/transcriptions" : "/audio/translations";
+  const { result, routed, release } = await withFailover(row.id, async (r) => {
+    const res = await postMultipart(r.node, path, formFor(req, r.upstreamModel));
+    try {
+      return { text: await res.body.text(), contentType: String(res.headers["content-type"] ?? "") };
+    } catch {
+      throw new UpstreamFailure("protocol", "the node's transcript could not be read", 502);
+    }
+  });
+  release();
+  const answer = shapeTranscript(result.text, req.response_format, task, seconds);
+  await recordCall(meteringFor(ctx, endpoint), { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });
+  return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
+}
+
+export function transcribe(ctx: CallContext, req: TranscriptionRequest): Promise<Record<string, unknown> | BinaryBody> {
+  return run(ctx, req, "transcribe");
+}
+
+export function translate(ctx: CallContext, req: TranslationRequest): Promise<Record<string, unknown> | BinaryBody> {
+  return run(ctx, req, "translate");
+}

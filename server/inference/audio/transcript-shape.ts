@@ -1,0 +1,47 @@
+// The node's transcript in OpenAI's shapes: `json` {text}, `verbose_json` {task, language,
+// duration, text, segments[], words[]?}, and text for `text`, `srt` and `vtt`. A node answer
+// that is not of the asked shape is an upstream failure (502), and is not billed.
+import { upstreamError } from "../../routing/nodes/router";
+import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import type { TranscriptionRequest } from "./schema";
+
+const unreadable = () => upstreamError(new UpstreamFailure("protocol", "the node sent an unreadable transcript", 502));
+
+const SEGMENT_DEFAULTS = { seek: 0, tokens: [] as number[], temperature: 0, avg_logprob: 0, compression_ratio: 0, no_speech_prob: 0 };
+
+export function shapeTranscript(
+  body: string,
+  format: TranscriptionRequest["response_format"],
+  task: "transcribe" | "translate",
+  seconds: string,
+): Record<string, unknown> | string {
+  if (format === "text" || format === "srt" || format === "vtt") {
+    // A node may wrap text formats in JSON ({"text": "..."}); unwrap it.
+    if (body.trimStart().startsWith("{")) {
+      try {
+        const text = (JSON.parse(body) as { text?: unknown }).text;
+        if (typeof text === "string") return text;
+      } catch {
+        // plain text after all
+      }
+    }
+    return body;
+  }
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw unreadable();
+  }
+  if (typeof parsed !== "object" || parsed === null || typeof parsed.text !== "string") throw unreadable();
+  const { model: _model, ...rest } = parsed;
+  if (format === "json") return rest;
+  const segments = Array.isArray(rest.segments) ? rest.segments : [];
+  return {
+    task,
+    language: typeof rest.language === "string" ? rest.language : task === "translate" ? "english" : "unknown",
+    ...rest,
+    duration: typeof rest.duration === "number" ? rest.duration : Number(seconds),
+    segments: segments.map((s, id) => ({ id, ...SEGMENT_DEFAULTS, ...(s as object) })),
+  };
+}

@@ -1,0 +1,32 @@
+// POST /v1/embeddings: routed like chat, billed on the input tokens the node reports.
+import { meteringFor, recordCall } from "../../ledger/meter";
+import { assertCanSpend } from "../../ledger/balance-cache";
+import { tokenCost } from "../../routing/catalog/pricing";
+import { resolveModel } from "../../routing/catalog/models";
+import type { CallContext } from "../../identity/principal";
+import { errors } from "../../kernel/errors";
+import { withFailover } from "../../routing/nodes/router";
+import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
+import type { EmbeddingsRequest } from "./schema";
+
+export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
+  const { row } = await resolveModel(req.model);
+  if (row.type !== "embedding") {
+    throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
+  }
+  await assertCanSpend(ctx.principal.workspaceId);
+  const started = performance.now();
+  const { result, routed, release } = await withFailover(row.id, async (r) => {
+    const res = await postJson(r.node, "/embeddings", JSON.stringify({ ...req, model: r.upstreamModel }));
+    try {
+      return JSON.parse(await res.body.text()) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
+    } catch {
+      throw new UpstreamFailure("protocol", "the node sent unreadable embeddings", 502);
+    }
+  });
+  release();
+  const inputTokens = result.usage?.prompt_tokens ?? 0;
+  const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  await recordCall(meteringFor(ctx, "/v1/embeddings"), { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, cost: tokenCost(row, usage) });
+  return { ...result, object: "list", model: row.id, usage: { prompt_tokens: inputTokens, total_tokens: result.usage?.total_tokens ?? inputTokens } };
+}

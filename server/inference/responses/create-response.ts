@@ -1,0 +1,72 @@
+// POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
+// completion for the node; the answer becomes output items. Plain, streamed, or in the background.
+import { assertCanSpend } from "../../ledger/balance-cache";
+import { resolveModel } from "../../routing/catalog/models";
+import type { CallContext } from "../../identity/principal";
+import { completeOnNode } from "../chat/call-node";
+import { assertChatCapable } from "../chat/capabilities";
+import type { ChatCompletionRequest } from "../chat/schema";
+import { errors, GatewayError } from "../../kernel/errors";
+import type { EventStream } from "../../kernel/event-stream";
+import { randomBase62 } from "../../kernel/ids";
+import { runInBackground } from "./background";
+import { normalizeInput, type Item } from "./items";
+import { toResponseObject, type ResponseState } from "./response-object";
+import type { ResponseCreate } from "./schema";
+import { conversationUpTo, insertResponse } from "./store";
+import { streamResponse } from "./stream-response";
+import { outputFromCompletion, toChatRequest } from "./translate";
+
+async function history(workspaceId: string, previousId: string | null | undefined): Promise<Item[]> {
+  if (!previousId) return [];
+  try {
+    return await conversationUpTo(workspaceId, previousId);
+  } catch (err) {
+    if (err instanceof GatewayError && err.status === 404) {
+      throw errors.notFound(`Previous response with id '${previousId}' not found.`, "previous_response_not_found", "previous_response_id");
+    }
+    throw err;
+  }
+}
+
+export async function createResponse(ctx: CallContext, req: ResponseCreate): Promise<Record<string, unknown> | EventStream> {
+  const { row } = await resolveModel(req.model);
+  const workspaceId = ctx.principal.workspaceId;
+  const inputItems = normalizeInput(req.input);
+  const chatRequest = toChatRequest(req, [...(await history(workspaceId, req.previous_response_id)), ...inputItems]);
+  assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
+  await assertCanSpend(workspaceId);
+
+  const state: ResponseState = {
+    id: `resp_${randomBase62(24)}`,
+    modelId: row.id,
+    status: "in_progress",
+    background: req.background === true,
+    store: req.store !== false,
+    previousResponseId: req.previous_response_id ?? null,
+    request: req,
+    output: [],
+    usage: null,
+    error: null,
+    incompleteDetails: null,
+    metadata: req.metadata ?? {},
+    createdAt: new Date(),
+    completedAt: null,
+  };
+  // The usage event's id is the response id: one charge per response.
+  const metering = { ctx, eventId: state.id, endpoint: "/v1/responses" };
+
+  if (state.background) {
+    state.status = "queued";
+    await insertResponse(workspaceId, ctx.principal.keyId, state, inputItems);
+    runInBackground(metering, row, chatRequest, state.id);
+    return toResponseObject(state);
+  }
+  if (req.stream) return streamResponse({ metering, row, chatRequest, state, inputItems });
+
+  const completion = await completeOnNode(metering, row, chatRequest);
+  const { output, outcome, usage } = outputFromCompletion(completion);
+  Object.assign(state, { output, usage, status: outcome.status, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
+  if (state.store) await insertResponse(workspaceId, ctx.principal.keyId, state, inputItems);
+  return toResponseObject(state);
+}

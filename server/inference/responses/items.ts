@@ -1,0 +1,59 @@
+// Conversation items of the responses API, and their translation to chat messages for nodes
+// that only speak chat completions.
+import { randomBase62 } from "../../kernel/ids";
+import type { InputItem } from "./schema";
+
+type Part = Record<string, unknown> & { type: string };
+export type MessageItem = { id: string; type: "message"; role: string; status: "completed"; content: Part[] };
+export type FunctionCallItem = { id: string; type: "function_call"; call_id: string; name: string; arguments: string; status: "completed" };
+export type FunctionCallOutputItem = { id: string; type: "function_call_output"; call_id: string; output: string; status: "completed" };
+export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem;
+
+export const itemId = (prefix: "msg" | "fc" | "fco") => `${prefix}_${randomBase62(24)}`;
+
+/** The input as stored and listed: typed items with ids, string content made into parts. */
+export function normalizeInput(input: string | InputItem[]): Item[] {
+  const items: InputItem[] = typeof input === "string" ? [{ role: "user", content: input }] : input;
+  return items.map((item): Item => {
+    if (item.type === "function_call") {
+      return { id: item.id ?? itemId("fc"), type: "function_call", call_id: item.call_id, name: item.name, arguments: item.arguments, status: "completed" };
+    }
+    if (item.type === "function_call_output") {
+      return { id: item.id ?? itemId("fco"), type: "function_call_output", call_id: item.call_id, output: item.output, status: "completed" };
+    }
+    if (!("role" in item)) throw new Error("unreachable: an input item without a role");
+    const textType = item.role === "assistant" ? "output_text" : "input_text";
+    const content: Part[] =
+      typeof item.content === "string"
+        ? [textType === "output_text" ? { type: textType, text: item.content, annotations: [] } : { type: textType, text: item.content }]
+        : (item.content as Part[]);
+    return { id: item.id ?? itemId("msg"), type: "message", role: item.role, status: "completed", content };
+  });
+}
+
+function chatContent(parts: Part[]): string | Record<string, unknown>[] {
+  if (parts.every((p) => p.type !== "input_image")) {
+    return parts.map((p) => (typeof p.text === "string" ? p.text : typeof p.refusal === "string" ? p.refusal : "")).join("");
+  }
+  return parts.map((p) =>
+    p.type === "input_image" ? { type: "image_url", image_url: { url: p.image_url } } : { type: "text", text: String(p.text ?? "") },
+  );
+}
+
+/** Items in conversation order to chat messages; consecutive function calls form one assistant turn. */
+export function toChatMessages(items: Item[]): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [];
+  for (const item of items) {
+    if (item.type === "message") {
+      messages.push({ role: item.role, content: chatContent(item.content) });
+    } else if (item.type === "function_call") {
+      const call = { id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } };
+      const last = messages.at(-1);
+      if (last?.role === "assistant" && Array.isArray(last.tool_calls)) (last.tool_calls as unknown[]).push(call);
+      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else {
+      messages.push({ role: "tool", tool_call_id: item.call_id, content: item.output });
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,72 @@
+// GET /v1/videos/{id}/content: the stored mp4, whole or by HTTP Range. Before the job completed
+// it is a 409, which costs nothing (only a completed render is ever billed).
+import type { CallContext } from "../../identity/principal";
+import { BinaryBody } from "../../kernel/binary-body";
+import { errors, GatewayError } from "../../kernel/errors";
+import { blobStore, type ByteRange } from "../../infra/storage/blob-store";
+import { findJob } from "./manage-videos";
+import type { VideoContentRequest } from "./schema";
+
+/**
+ * One `bytes=` range against a blob of `size` bytes: the range, "unsatisfiable", or null to send
+ * the whole (no header, several ranges, or a header that is not a byte range: RFC 9110 lets a
+ * server ignore those).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | "unsatisfiable" | null {
+  const m = header?.trim().match(/^bytes=(\d*)-(\d*)$/i);
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  if (m[2] !== "" && Number(m[2]) < start) return null; // an invalid range (RFC 9110 14.1.1): ignored
+  if (start >= size) return "unsatisfiable";
+  return { start, end: m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1) };
+}
+
+export async function videoContent(ctx: CallContext, req: VideoContentRequest): Promise<BinaryBody> {
+  const job = await findJob(ctx, req.id);
+  if (job.status !== "completed") {
+    throw new GatewayError({
+      status: 409,
+      code: "video_not_ready",
+      param: "id",
+      message:
+        job.status === "failed"
+          ? `Video job '${job.id}' failed; it has no content.`
+          : `Video job '${job.id}' is ${job.status}. Poll GET /v1/videos/${job.id} until its status is completed, then download.`,
+    });
+  }
+  if (req.variant !== "video") {
+    throw errors.invalidRequest(`Only the \`video\` variant is available; \`${req.variant}\` is not generated.`, "variant", "invalid_value");
+  }
+  const store = blobStore();
+  const info = job.contentKey ? await store.head(job.contentKey) : null;
+  if (!info) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
+  const headers: Record<string, string> = {
+    "accept-ranges": "bytes",
+    "content-disposition": `inline; filename="${job.id}.mp4"`,
+  };
+  const range = parseRange(req.range, info.size);
+  if (range === "unsatisfiable") {
+    throw new GatewayError({
+      status: 416,
+      code: "range_not_satisfiable",
+      param: "range",
+      message: `The requested range is outside the video's ${info.size} bytes.`,
+      headers: { "content-range": `bytes */${info.size}` },
+    });
+  }
+  // Sent as Content-Length by the gateway's server (scripts/gateway-server.mjs).
+  const body = await store.stream(job.contentKey!, range ?? undefined);
+  if (!body) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
+  if (range) {
+    headers["content-range"] = `bytes ${range.start}-${range.end}/${info.size}`;
+    headers["x-content-length"] = String(range.end - range.start + 1);
+  } else {
+    headers["x-content-length"] = String(info.size);
+  }
+  return new BinaryBody(body, "video/mp4", headers, { status: range ? 206 : 200, drain: false });
+}

@@ -1,0 +1,53 @@
+// The usage events of a filter as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or
+// line breaks quoted, quotes doubled), newest first, with a header row.
+import { z } from "zod";
+import { formatMoney } from "../../kernel/money";
+import { encodeCursor, usageEventRows } from "./usage-events";
+import type { UsageFilter } from "./usage-filter";
+
+export const MAX_CSV_ROWS = 100_000;
+const BATCH = 5_000;
+
+const HEADER = [
+  "time", "request_id", "endpoint", "model", "key_id", "key_name", "key_prefix", "input_tokens", "cached_tokens",
+  "output_tokens", "reasoning_tokens", "characters", "audio_seconds", "images", "video_seconds", "cost_usd", "status", "latency_ms",
+];
+
+export const ZUsageCsv = z.object({ csv: z.string(), rows: z.number(), truncated: z.boolean() });
+export type UsageCsv = z.infer<typeof ZUsageCsv>;
+
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  let text = String(value);
+  // A spreadsheet runs a cell that starts with = + - @ as a formula: key names are typed by
+  // people, so such text is prefixed with ' to be shown as text (numbers are never touched).
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvLine = (fields: Array<string | number | null>) => fields.map(csvField).join(",") + "\r\n";
+
+/** At most MAX_CSV_ROWS events (the newest); `truncated` says when there were more. */
+export async function usageCsv(workspaceId: string, filter: UsageFilter): Promise<UsageCsv> {
+  const lines = [csvLine(HEADER)];
+  let rows = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const want = Math.min(BATCH, MAX_CSV_ROWS - rows);
+    const batch = await usageEventRows(workspaceId, filter, want + 1, cursor);
+    const page = batch.slice(0, want);
+    for (const r of page) {
+      lines.push(
+        csvLine([
+          r.time, r.id, r.endpoint, r.modelId, r.apiKeyId, r.keyName, r.keyPrefix, r.inputTokens, r.cachedTokens,
+          r.outputTokens, r.reasoningTokens, r.characters, r.audioSeconds, r.images, r.videoSeconds, formatMoney(r.cost),
+          "succeeded", r.latencyMs,
+        ]),
+      );
+    }
+    rows += page.length;
+    if (batch.length <= want) return { csv: lines.join(""), rows, truncated: false };
+    if (rows >= MAX_CSV_ROWS) return { csv: lines.join(""), rows, truncated: true };
+    cursor = encodeCursor(page[page.length - 1]!);
+  }
+}

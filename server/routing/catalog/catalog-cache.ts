@@ -1,0 +1,51 @@
+// The model catalog held in memory: every request resolves its model here, not in the database.
+// Reloaded at most every CATALOG_TTL_MS and at once when a catalog or node change is notified.
+import { db } from "../../infra/db/client";
+import { Channel, listen } from "../../infra/db/notify";
+import { modelInclude, type ModelRow } from "./model-row";
+
+export type CatalogEntry = { row: ModelRow; readyNow: boolean };
+export type Catalog = { byId: Map<string, CatalogEntry>; loadedAt: number };
+
+const CATALOG_TTL_MS = 5000;
+const state = globalThis as unknown as { gatewayCatalog?: Catalog; gatewayCatalogLoading?: Promise<Catalog> };
+let subscribed: Promise<void> | undefined;
+
+async function loadCatalog(): Promise<Catalog> {
+  const [rows, ready] = await Promise.all([
+    db.model.findMany({ include: modelInclude, orderBy: [{ type: "asc" }, { id: "asc" }] }),
+    db.nodeModel.findMany({
+      where: { node: { enabled: true, status: "online" } },
+      select: { modelId: true },
+      distinct: ["modelId"],
+    }),
+  ]);
+  const readyIds = new Set(ready.map((r) => r.modelId));
+  const byId = new Map(rows.map((row) => [row.id, { row, readyNow: readyIds.has(row.id) }]));
+  return { byId, loadedAt: Date.now() };
+}
+
+function invalidate(): void {
+  state.gatewayCatalog = undefined;
+}
+
+function subscribe(): void {
+  subscribed ??= Promise.all([listen(Channel.catalogChanged, invalidate), listen(Channel.nodesChanged, invalidate)])
+    .then(() => undefined)
+    .catch((err) => {
+      subscribed = undefined;
+      console.error("catalog cache: LISTEN failed", err);
+    });
+}
+
+export async function getCatalog(): Promise<Catalog> {
+  subscribe();
+  const current = state.gatewayCatalog;
+  if (current && Date.now() - current.loadedAt < CATALOG_TTL_MS) return current;
+  state.gatewayCatalogLoading ??= loadCatalog()
+    .then((c) => (state.gatewayCatalog = c))
+    .finally(() => (state.gatewayCatalogLoading = undefined));
+  return state.gatewayCatalogLoading;
+}
+
+export { invalidate as invalidateCatalog };

@@ -1,0 +1,102 @@
+// Mapping between catalog rows and the public model shape.
+import type { Prisma } from "../../generated/prisma/client";
+import { formatMoney } from "../../kernel/money";
+import type { ModelCard, ModelDetail, ModelObject } from "./model-card";
+
+export const modelInclude = { videoSizes: { orderBy: { priceMultiplier: "asc" } } } satisfies Prisma.ModelInclude;
+export type ModelRow = Prisma.ModelGetPayload<{ include: typeof modelInclude }>;
+
+export function toModelObject(row: ModelRow, readyNow: boolean): ModelObject {
+  return {
+    id: row.id,
+    object: "model",
+    created: Math.floor(row.createdAt.getTime() / 1000),
+    display_name: row.displayName,
+    owned_by: row.ownedBy,
+    provider: row.provider,
+    type: row.type,
+    context_length: row.contextLength,
+    max_output_tokens: row.maxOutputTokens,
+    knowledge_cutoff: row.knowledgeCutoff,
+    deprecated: row.deprecated,
+    ready_now: readyNow,
+    capabilities: {
+      input_modalities: row.inputModalities,
+      output_modalities: row.outputModalities,
+      json_mode: row.capJsonMode,
+      reasoning: row.capReasoning,
+      streaming: row.capStreaming,
+      structured_output: row.capStructuredOutput,
+      tools: row.capTools,
+    },
+  };
+}
+
+export function toModelDetail(row: ModelRow, readyNow: boolean): ModelDetail {
+  const detail: ModelDetail = {
+    ...toModelObject(row, readyNow),
+    pricing: {
+      cache_read_per_1m: formatMoney(row.priceCacheReadPer1m),
+      input_per_1m: formatMoney(row.priceInputPer1m),
+      output_per_1m: formatMoney(row.priceOutputPer1m),
+      per_1m_chars: formatMoney(row.pricePer1mChars),
+      per_audio_second: formatMoney(row.pricePerAudioSecond),
+      per_image: formatMoney(row.pricePerImage),
+      per_video_second: formatMoney(row.pricePerVideoSecond),
+      pricing_status: row.pricingStatus,
+      reasoning_per_1m: formatMoney(row.priceReasoningPer1m),
+    },
+  };
+  if (row.type === "video" && row.videoDefaultSize) {
+    detail.video = {
+      default_size: row.videoDefaultSize,
+      default_fps: row.videoFpsDefault ?? row.videoFpsMin ?? 24,
+      fps: { min: row.videoFpsMin ?? 1, max: row.videoFpsMax ?? 1 },
+      seconds: { min: row.videoSecondsMin ?? 1, max: row.videoSecondsMax ?? 1 },
+      supported_sizes: row.videoSizes.map((s) => ({ size: s.size, price_multiplier: formatMoney(s.priceMultiplier) })),
+    };
+  }
+  return detail;
+}
+
+export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
+  const p = card.pricing;
+  const v = card.video;
+  return {
+    id: card.id,
+    displayName: card.display_name,
+    ownedBy: card.owned_by,
+    provider: card.provider,
+    type: card.type,
+    contextLength: card.context_length,
+    maxOutputTokens: card.max_output_tokens,
+    knowledgeCutoff: card.knowledge_cutoff,
+    deprecated: card.deprecated,
+    inputModalities: card.capabilities.input_modalities,
+    outputModalities: card.capabilities.output_modalities,
+    capJsonMode: card.capabilities.json_mode,
+    capReasoning: card.capabilities.reasoning,
+    capStreaming: card.capabilities.streaming,
+    capStructuredOutput: card.capabilities.structured_output,
+    capTools: card.capabilities.tools,
+    priceInputPer1m: p.input_per_1m,
+    priceCacheReadPer1m: p.cache_read_per_1m,
+    priceOutputPer1m: p.output_per_1m,
+    priceReasoningPer1m: p.reasoning_per_1m,
+    pricePer1mChars: p.per_1m_chars,
+    pricePerAudioSecond: p.per_audio_second,
+    pricePerImage: p.per_image,
+    pricePerVideoSecond: p.per_video_second,
+    pricingStatus: p.pricing_status,
+    ...(card.created ? { createdAt: new Date(card.created * 1000) } : {}),
+    ...(v && {
+      videoDefaultSize: v.default_size,
+      videoFpsMin: v.fps.min,
+      videoFpsMax: v.fps.max,
+      videoFpsDefault: v.default_fps ?? v.fps.min,
+      videoSecondsMin: v.seconds.min,
+      videoSecondsMax: v.seconds.max,
+      videoSizes: { create: v.supported_sizes.map((s) => ({ size: s.size, priceMultiplier: s.price_multiplier })) },
+    }),
+  };
+}

@@ -1,0 +1,58 @@
+// Node health: a node is online when GET {baseUrl}/models answered 2xx within the timeout.
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { env } from "../../infra/env";
+import { listUpstreamModels } from "../../providers/openai-compatible/list-models";
+import { healthCheckPassed } from "./breaker";
+import { open } from "../../infra/secret-box";
+
+type CheckedNode = { id: string; baseUrl: string; apiKeyEncrypted: string | null; status: string };
+
+export async function checkNode(node: CheckedNode): Promise<boolean> {
+  const started = performance.now();
+  let error: string | null = null;
+  try {
+    await listUpstreamModels(node.baseUrl, node.apiKeyEncrypted ? open(node.apiKeyEncrypted) : null, env.HEALTH_CHECK_TIMEOUT_MS);
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  const status = error ? "offline" : "online";
+  // A passed check brings a node whose breaker opened back into rotation.
+  if (!error) healthCheckPassed(node.id);
+  await db.$transaction(async (tx) => {
+    await tx.node.update({
+      where: { id: node.id },
+      data: {
+        status,
+        lastHealthCheckAt: new Date(),
+        lastLatencyMs: error ? null : Math.round(performance.now() - started),
+        lastError: error,
+      },
+    });
+    if (status !== node.status) await notify(tx, Channel.nodesChanged, node.id);
+  });
+  return !error;
+}
+
+export async function checkAllNodes(): Promise<void> {
+  const nodes = await db.node.findMany({
+    where: { enabled: true },
+    select: { id: true, baseUrl: true, apiKeyEncrypted: true, status: true },
+  });
+  await Promise.all(nodes.map((n) => checkNode(n).catch(() => false)));
+}
+
+/** Runs the checks now and then every HEALTH_CHECK_INTERVAL_MS; returns a stop function. */
+export function startHealthChecks(): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const run = async () => {
+    await checkAllNodes().catch((err) => console.error("health check failed:", (err as Error).message));
+    if (!stopped) timer = setTimeout(run, env.HEALTH_CHECK_INTERVAL_MS).unref();
+  };
+  void run();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

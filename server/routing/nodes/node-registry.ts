@@ -1,0 +1,50 @@
+// The routable nodes, held in memory with their decrypted keys: routing reads no database.
+// Reloaded at most every REGISTRY_TTL_MS and at once when a node change is notified.
+import { db } from "../../infra/db/client";
+import { Channel, listen } from "../../infra/db/notify";
+import { open } from "../../infra/secret-box";
+
+export type RoutableNode = {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string | null;
+  weight: number;
+  online: boolean;
+  /** gateway model id -> the node's own model name */
+  models: Map<string, string>;
+};
+
+const REGISTRY_TTL_MS = 5000;
+const state = globalThis as unknown as { gatewayNodes?: { nodes: RoutableNode[]; loadedAt: number }; gatewayNodesLoading?: Promise<RoutableNode[]> };
+let subscribed: Promise<void> | undefined;
+
+async function load(): Promise<RoutableNode[]> {
+  const rows = await db.node.findMany({ where: { enabled: true }, include: { models: true }, orderBy: { createdAt: "asc" } });
+  const nodes = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    baseUrl: r.baseUrl,
+    apiKey: r.apiKeyEncrypted ? open(r.apiKeyEncrypted) : null,
+    weight: r.weight,
+    online: r.status === "online",
+    models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),
+  }));
+  state.gatewayNodes = { nodes, loadedAt: Date.now() };
+  return nodes;
+}
+
+export function invalidateNodes(): void {
+  state.gatewayNodes = undefined;
+}
+
+export async function getRoutableNodes(): Promise<RoutableNode[]> {
+  subscribed ??= listen(Channel.nodesChanged, invalidateNodes).catch((err) => {
+    subscribed = undefined;
+    console.error("node registry: LISTEN failed", err);
+  });
+  const current = state.gatewayNodes;
+  if (current && Date.now() - current.loadedAt < REGISTRY_TTL_MS) return current.nodes;
+  state.gatewayNodesLoading ??= load().finally(() => (state.gatewayNodesLoading = undefined));
+  return state.gatewayNodesLoading;
+}

@@ -1,0 +1,118 @@
+// Registering, listing and removing nodes.
+import { z } from "zod";
+import { ZModelCard, type ModelCard } from "../catalog/model-card";
+import { importModelCards } from "../catalog/import-catalog";
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { env } from "../../infra/env";
+import { errors, GatewayError } from "../../kernel/errors";
+import { newId } from "../../kernel/ids";
+import { listUpstreamModels, type UpstreamModel } from "../../providers/openai-compatible/list-models";
+import { nodeInclude, toNodeView, type NodeView } from "./node-view";
+import { open, seal } from "../../infra/secret-box";
+
+export const ZAddNodeInput = z.object({
+  name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, "letters, digits, '.', '_' and '-' only"),
+  url: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL such as http://127.0.0.1:8000/v1")
+    .transform((u) => u.replace(/\/+$/, "")),
+  apiKey: z.string().min(1).optional(),
+  city: z.string().trim().min(1).max(100),
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO 3166-1 country code")
+    .transform((c) => c.toUpperCase()),
+  weight: z.number().int().min(1).max(1000).default(1),
+  /** Explicit mappings gateway model id -> upstream model name, beside those discovered. */
+  models: z.record(z.string(), z.string()).default({}),
+  /** Ask the node which models it serves (GET {url}/models). */
+  discover: z.boolean().default(true),
+});
+export type AddNodeInput = z.input<typeof ZAddNodeInput>;
+export type AddedNode = { node: NodeView; discovered: number; importedModels: string[]; discoveryError?: string };
+
+/**
+ * A key sealed under another secret than the gateway's could never be opened by it. When other
+ * node keys exist, this process must be able to open them, or it holds the wrong GATEWAY_SECRET.
+ */
+async function assertSameSecret(): Promise<void> {
+  const sample = await db.node.findFirst({ where: { apiKeyEncrypted: { not: null } }, select: { apiKeyEncrypted: true } });
+  if (!sample?.apiKeyEncrypted) return;
+  try {
+    open(sample.apiKeyEncrypted);
+  } catch {
+    throw new GatewayError({
+      status: 409,
+      code: "secret_mismatch",
+      message: "This process's GATEWAY_SECRET is not the one the existing node keys were sealed with; set the gateway's GATEWAY_SECRET (or DATA_DIR) and retry.",
+    });
+  }
+}
+
+async function discover(url: string, apiKey: string | null): Promise<{ models: UpstreamModel[]; error?: string }> {
+  try {
+    return { models: await listUpstreamModels(url, apiKey, env.HEALTH_CHECK_TIMEOUT_MS) };
+  } catch (err) {
+    return { models: [], error: (err as Error).message };
+  }
+}
+
+/**
+ * Adds a node. Models the node publishes full cards for (as the built-in node does) join the
+ * catalog; other upstream models are linked when a catalog model has the same id, or through
+ * the explicit `models` map.
+ */
+export async function addNode(input: AddNodeInput): Promise<AddedNode> {
+  const data = ZAddNodeInput.parse(input);
+  if (await db.node.findUnique({ where: { name: data.name }, select: { id: true } })) {
+    throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
+  }
+  if (data.apiKey) await assertSameSecret();
+  const found = data.discover ? await discover(data.url, data.apiKey ?? null) : { models: [] };
+  const cards: ModelCard[] = found.models.flatMap((m) => {
+    const card = ZModelCard.safeParse(m);
+    return card.success ? [card.data] : [];
+  });
+  return db.$transaction(async (tx) => {
+    const importedModels = await importModelCards(tx, cards);
+    const catalogIds = new Set((await tx.model.findMany({ select: { id: true } })).map((m) => m.id));
+    const links = new Map<string, string>();
+    for (const m of found.models) if (catalogIds.has(m.id)) links.set(m.id, m.id);
+    for (const [modelId, upstream] of Object.entries(data.models)) {
+      if (!catalogIds.has(modelId)) throw errors.modelNotFound(modelId);
+      links.set(modelId, upstream);
+    }
+    const row = await tx.node.create({
+      data: {
+        id: newId("node"),
+        name: data.name,
+        baseUrl: data.url,
+        apiKeyEncrypted: data.apiKey ? seal(data.apiKey) : null,
+        city: data.city,
+        country: data.country,
+        weight: data.weight,
+        models: { create: [...links].map(([modelId, upstreamModel]) => ({ modelId, upstreamModel })) },
+      },
+      include: nodeInclude,
+    });
+    await notify(tx, Channel.nodesChanged, row.id);
+    return { node: toNodeView(row), discovered: found.models.length, importedModels, discoveryError: found.error };
+  });
+}
+
+export async function listNodes(): Promise<NodeView[]> {
+  const rows = await db.node.findMany({ include: nodeInclude, orderBy: { createdAt: "asc" } });
+  return rows.map(toNodeView);
+}
+
+export async function removeNode(id: string): Promise<NodeView> {
+  return db.$transaction(async (tx) => {
+    const row = await tx.node.findUnique({ where: { id }, include: nodeInclude });
+    if (!row) throw errors.notFound(`No node with id ${id}`, "node_not_found");
+    await tx.node.delete({ where: { id } });
+    await notify(tx, Channel.nodesChanged, id);
+    return toNodeView(row);
+  });
+}

@@ -1,0 +1,107 @@
+// Picks the node for a call and fails over. Among online nodes that serve the model and whose
+// breaker allows it, the one with the fewest outstanding calls per unit of weight wins.
+// A failure before any output (connect error, timeout to first byte, 429, 5xx) is retried
+// once on another node.
+import { GatewayError } from "../../kernel/errors";
+import { REQUEST_ERRORS, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { breakerAllows, recordFailure, recordSuccess } from "./breaker";
+import { getRoutableNodes, type RoutableNode } from "./node-registry";
+
+const outstanding = new Map<string, number>();
+
+export type Routed = { node: RoutableNode; upstreamModel: string };
+
+export async function pickNode(modelId: string, exclude: Set<string> = new Set()): Promise<Routed | null> {
+  const nodes = await getRoutableNodes();
+  let best: RoutableNode | null = null;
+  let bestLoad = Infinity;
+  for (const node of nodes) {
+    if (!node.online || exclude.has(node.id) || !node.models.has(modelId)) continue;
+    const load = ((outstanding.get(node.id) ?? 0) + 1) / Math.max(node.weight, 1);
+    if (load < bestLoad || (load === bestLoad && Math.random() < 0.5)) {
+      if (!breakerAllows(node.id)) continue;
+      best = node;
+      bestLoad = load;
+    }
+  }
+  return best && { node: best, upstreamModel: best.models.get(modelId)! };
+}
+
+/** Counts a call against the node until `release` is called (for streams: when the stream ends). */
+export function acquire(nodeId: string): () => void {
+  outstanding.set(nodeId, (outstanding.get(nodeId) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    outstanding.set(nodeId, (outstanding.get(nodeId) ?? 1) - 1);
+  };
+}
+
+export function upstreamError(failure: UpstreamFailure): GatewayError {
+  // Node answers about the request itself mean the same to the client. Others (401, 402, 403,
+  // 404: the node's own account or catalog) are the gateway's problem: a 502.
+  if (failure.kind === "status" && failure.status && REQUEST_ERRORS.has(failure.status)) {
+    // The node refused the request itself (e.g. context too long): pass its words on.
+    const body = failure.body as { error?: { message?: string; param?: string | null; code?: string | null } } | null;
+    return new GatewayError({
+      status: failure.status,
+      code: body?.error?.code ?? "upstream_rejected",
+      message: body?.error?.message ?? failure.message,
+      param: body?.error?.param ?? null,
+    });
+  }
+  if (failure.status === 429) {
+    return new GatewayError({
+      status: 429,
+      code: "upstream_rate_limited",
+      message: "The nodes serving this model are rate limited. Retry shortly.",
+      headers: failure.retryAfter ? { "retry-after": failure.retryAfter } : {},
+    });
+  }
+  if (failure.kind === "timeout") {
+    return new GatewayError({ status: 504, code: "upstream_timeout", type: "server_error", message: "The node serving this model timed out." });
+  }
+  return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message: "The node serving this model failed. Retry, or try another model." });
+}
+
+/**
+ * Runs `attempt` on a node, and once more on another node if the first failed before any output.
+ * `attempt` resolves when the node's first byte arrived; what happens after is the caller's,
+ * who must call `release` once done with the node.
+ */
+export async function withFailover<T>(
+  modelId: string,
+  attempt: (routed: Routed) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<{ result: T; routed: Routed; release: () => void }> {
+  const tried = new Set<string>();
+  let lastFailure: UpstreamFailure | undefined;
+  for (let round = 0; round < 2; round++) {
+    const routed = await pickNode(modelId, tried);
+    if (!routed) break;
+    tried.add(routed.node.id);
+    const release = acquire(routed.node.id);
+    try {
+      const result = await attempt(routed);
+      recordSuccess(routed.node.id);
+      // The caller releases when it has finished with the node (a stream: at its end).
+      return { result, routed, release };
+    } catch (err) {
+      release();
+      // A call the gateway aborted (a cancelled background response) says nothing about the node.
+      if (signal?.aborted || !(err instanceof UpstreamFailure)) throw err;
+      lastFailure = err;
+      if (!err.retryable) throw upstreamError(err);
+      recordFailure(routed.node.id);
+    }
+  }
+  if (lastFailure) throw upstreamError(lastFailure);
+  throw new GatewayError({
+    status: 503,
+    code: "no_available_node",
+    type: "server_error",
+    message: `No node is available to serve \`${modelId}\` right now. Retry shortly.`,
+  });
+}
+

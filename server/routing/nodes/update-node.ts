@@ -1,0 +1,98 @@
+// Editing a node from the operator dashboard. A new address or key means another server, whose
+// models are read again before anything is saved: a node is never left pointing at a server
+// whose model list nobody checked.
+import { z } from "zod";
+import { ZModelCard } from "../catalog/model-card";
+import { importModelCards } from "../catalog/import-catalog";
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { env } from "../../infra/env";
+import { errors } from "../../kernel/errors";
+import { listUpstreamModels, type UpstreamModel } from "../../providers/openai-compatible/list-models";
+import { checkNode } from "./health-check";
+import { nodeInclude, toNodeView, type NodeView } from "./node-view";
+import { ZAddNodeInput } from "./nodes";
+import { open, seal } from "../../infra/secret-box";
+
+const fields = ZAddNodeInput.shape;
+
+export const ZUpdateNodeInput = z.object({
+  id: z.string().min(1),
+  name: fields.name.optional(),
+  url: fields.url.optional(),
+  /** A new upstream key; null removes the key; absent keeps it. */
+  apiKey: z.string().min(1).nullable().optional(),
+  city: fields.city.optional(),
+  country: fields.country.optional(),
+  weight: z.number().int().min(1).max(1000).optional(),
+  enabled: z.boolean().optional(),
+});
+export type UpdateNodeInput = z.input<typeof ZUpdateNodeInput>;
+
+async function listAt(url: string, apiKey: string | null): Promise<UpstreamModel[]> {
+  try {
+    return await listUpstreamModels(url, apiKey, env.HEALTH_CHECK_TIMEOUT_MS);
+  } catch (err) {
+    throw errors.invalidRequest(`The node at ${url} did not list its models (${(err as Error).message}); nothing was changed.`, "url", "node_unreachable");
+  }
+}
+
+export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
+  const data = ZUpdateNodeInput.parse(input);
+  const current = await db.node.findUnique({ where: { id: data.id }, include: nodeInclude });
+  if (!current) throw errors.notFound(`No node with id ${data.id}`, "node_not_found");
+  if (data.name && data.name !== current.name && (await db.node.findUnique({ where: { name: data.name }, select: { id: true } }))) {
+    throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
+  }
+  const url = data.url ?? current.baseUrl;
+  // The stored key was given for one server: it is never sent to another one unless given again.
+  if (url !== current.baseUrl && current.apiKeyEncrypted && data.apiKey === undefined) {
+    throw errors.invalidRequest("Changing the URL of a node with an API key needs the key again (or null to drop it).", "apiKey", "api_key_required");
+  }
+  const apiKey = data.apiKey === undefined ? (current.apiKeyEncrypted ? open(current.apiKeyEncrypted) : null) : data.apiKey;
+  const moved = url !== current.baseUrl || data.apiKey !== undefined;
+  const upstream = moved ? await listAt(url, apiKey) : null;
+
+  const row = await db.$transaction(async (tx) => {
+    if (upstream) {
+      const cards = upstream.flatMap((m) => {
+        const card = ZModelCard.safeParse(m);
+        return card.success ? [card.data] : [];
+      });
+      await importModelCards(tx, cards);
+      const catalogIds = new Set((await tx.model.findMany({ select: { id: true } })).map((m) => m.id));
+      const listed = new Set(upstream.map((m) => m.id));
+      // Links by id for what the server lists, plus explicit mappings whose upstream name it still lists.
+      const links = new Map([...listed].filter((id) => catalogIds.has(id)).map((id) => [id, id]));
+      for (const link of current.models) if (listed.has(link.upstreamModel) && !links.has(link.modelId)) links.set(link.modelId, link.upstreamModel);
+      await tx.nodeModel.deleteMany({ where: { nodeId: current.id } });
+      await tx.nodeModel.createMany({ data: [...links].map(([modelId, upstreamModel]) => ({ nodeId: current.id, modelId, upstreamModel })) });
+    }
+    const updated = await tx.node.update({
+      where: { id: current.id },
+      data: {
+        name: data.name,
+        city: data.city,
+        country: data.country,
+        weight: data.weight,
+        enabled: data.enabled,
+        // Another server: its health is unknown until checked, whatever the old one's was.
+        ...(moved
+          ? { baseUrl: url, apiKeyEncrypted: apiKey ? seal(apiKey) : null, status: "unknown" as const, lastError: null, lastLatencyMs: null }
+          : {}),
+      },
+      include: nodeInclude,
+    });
+    // Every gateway process reloads its routable nodes and catalog on this notification.
+    await notify(tx, Channel.nodesChanged, current.id);
+    return updated;
+  });
+  if (moved || (data.enabled && !current.enabled)) await refreshHealth(row.id);
+  return toNodeView((await db.node.findUnique({ where: { id: row.id }, include: nodeInclude })) ?? row);
+}
+
+/** Checks a node now, so the dashboard shows its health at once instead of after the next round. */
+export async function refreshHealth(nodeId: string): Promise<void> {
+  const node = await db.node.findUnique({ where: { id: nodeId }, select: { id: true, baseUrl: true, apiKeyEncrypted: true, status: true, enabled: true } });
+  if (node?.enabled) await checkNode(node).catch(() => false);
+}

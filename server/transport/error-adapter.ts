@@ -1,0 +1,48 @@
+// The ONE mapping from failures to the OpenAI error body and HTTP status.
+import { TRPCError } from "@trpc/server";
+import { GatewayError } from "../kernel/errors";
+import { STATUS_BY_CODE } from "../trpc/error-codes";
+import { hasIssues, validationError } from "../kernel/validation-error";
+
+export { formatParam } from "../kernel/validation-error";
+
+export type OpenAIErrorBody = { error: { code: string | null; message: string; param: string | null; type: string } };
+
+/** Reduces anything thrown to a GatewayError, or null when it is an unexpected failure. */
+export function toGatewayError(err: unknown): GatewayError | null {
+  if (err instanceof GatewayError) return err;
+  if (hasIssues(err)) return validationError(err.issues);
+  if (err instanceof TRPCError) {
+    // Invalid output (a server bug) also carries zod issues: only input validation is a 400.
+    if (hasIssues(err.cause) && err.code !== "BAD_REQUEST") return null;
+    if (err.cause && err.cause !== err) {
+      const inner = toGatewayError(err.cause);
+      if (inner) return inner;
+    }
+    const status = STATUS_BY_CODE[err.code];
+    if (status) return new GatewayError({ status, code: err.code.toLowerCase(), message: err.message });
+  }
+  return null;
+}
+
+export function errorBody(err: GatewayError): OpenAIErrorBody {
+  return { error: { code: err.code, message: err.message, param: err.param, type: err.type } };
+}
+
+/** The response for a failure. Unexpected errors are logged with the request id, never shown. */
+export function errorResponse(err: unknown, requestId: string): Response {
+  const known = toGatewayError(err);
+  const gatewayError =
+    known ??
+    new GatewayError({
+      status: 500,
+      code: "internal_error",
+      type: "server_error",
+      message: `The gateway had an error while processing your request. Quote request id ${requestId} when reporting it.`,
+    });
+  if (!known) console.error(`[${requestId}] internal error:`, err);
+  return new Response(JSON.stringify(errorBody(gatewayError)), {
+    status: gatewayError.status,
+    headers: { "content-type": "application/json", "x-request-id": requestId, ...gatewayError.headers },
+  });
+}

@@ -1,0 +1,97 @@
+// multipart/form-data bodies, parsed as a stream: files are collected up to their limit and the
+// upload is refused (413) the moment it goes over, without reading the rest of it.
+import { Readable } from "node:stream";
+import Busboy from "@fastify/busboy";
+import { GatewayError, errors } from "../kernel/errors";
+
+export type UploadedFile = { filename: string; contentType: string; data: Buffer };
+export type MultipartForm = { fields: Record<string, string | string[]>; files: Record<string, UploadedFile> };
+export type MultipartSpec = {
+  /** File fields read (others are skipped), each at most `maxFileBytes`. */
+  files: string[];
+  maxFileBytes: number;
+  /** Largest text field, in bytes. */
+  maxFieldBytes?: number;
+};
+
+const MAX_FIELDS = 64;
+
+function tooLarge(field: string, limit: number): GatewayError {
+  return new GatewayError({ status: 413, code: "request_too_large", param: field, message: `The file \`${field}\` exceeds the limit of ${limit} bytes.` });
+}
+
+function addField(fields: MultipartForm["fields"], name: string, value: string): void {
+  // `timestamp_granularities[]` and the like: repeated fields make an array under the bare name.
+  const key = name.endsWith("[]") ? name.slice(0, -2) : name;
+  const prev = fields[key];
+  if (name.endsWith("[]")) fields[key] = [...(Array.isArray(prev) ? prev : prev ? [prev] : []), value];
+  else fields[key] = value;
+}
+
+export async function readMultipart(req: Request, spec: MultipartSpec): Promise<MultipartForm> {
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
+    throw errors.invalidRequest("This endpoint takes a multipart/form-data body (Content-Type: multipart/form-data; boundary=...).");
+  }
+  if (!req.body) throw errors.invalidRequest("The multipart body is empty.");
+  const maxFieldBytes = spec.maxFieldBytes ?? 1024 * 1024;
+  const hardLimit = (spec.files.length + 1) * spec.maxFileBytes + MAX_FIELDS * maxFieldBytes;
+  if (Number(req.headers.get("content-length") ?? NaN) > hardLimit) throw tooLarge(spec.files[0] ?? "file", spec.maxFileBytes);
+  const form: MultipartForm = { fields: {}, files: {} };
+  const source = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  return new Promise<MultipartForm>((resolve, reject) => {
+    let failed = false;
+    // A refused upload is answered at once; the rest of the body is read and discarded (up to a
+    // bound) so that the client, still sending, gets the answer instead of a broken connection.
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      reject(err);
+    };
+    let received = 0;
+    source.on("data", (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received > hardLimit) {
+        fail(tooLarge(spec.files[0] ?? "file", spec.maxFileBytes));
+        source.unpipe();
+        source.destroy();
+      }
+    });
+    let parser: ReturnType<typeof Busboy>;
+    try {
+      parser = Busboy({
+        headers: { "content-type": contentType },
+        limits: { fileSize: spec.maxFileBytes, files: spec.files.length + 4, fields: MAX_FIELDS, fieldSize: maxFieldBytes, parts: MAX_FIELDS + 8 },
+      });
+    } catch {
+      return reject(errors.invalidRequest("The multipart body could not be parsed."));
+    }
+    const pending: Promise<void>[] = [];
+    parser.on("file", (name, stream, filename, _enc, mimeType) => {
+      // A body that ends inside a file part makes busboy emit `error` on that part's stream.
+      stream.on("error", () => fail(errors.invalidRequest("The multipart body is malformed (a file part was cut off).", name)));
+      if (!spec.files.includes(name) || form.files[name]) return void stream.resume();
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => void (failed || chunks.push(c)));
+      stream.on("limit", () => fail(tooLarge(name, spec.maxFileBytes)));
+      pending.push(
+        new Promise<void>((done) =>
+          stream.on("end", () => {
+            form.files[name] = { filename: filename ?? "", contentType: mimeType ?? "application/octet-stream", data: Buffer.concat(chunks) };
+            done();
+          }),
+        ),
+      );
+    });
+    parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) return fail(new GatewayError({ status: 413, code: "request_too_large", param: name, message: `The field \`${name}\` exceeds ${maxFieldBytes} bytes.` }));
+      addField(form.fields, name, value);
+    });
+    parser.on("fieldsLimit", () => fail(errors.invalidRequest(`A multipart body may carry at most ${MAX_FIELDS} fields.`)));
+    parser.on("partsLimit", () => fail(errors.invalidRequest("The multipart body has too many parts.")));
+    parser.on("error", () => fail(errors.invalidRequest("The multipart body is malformed.")));
+    parser.on("finish", () => void Promise.all(pending).then(() => !failed && resolve(form)));
+    source.on("error", () => fail(errors.invalidRequest("The multipart body could not be read.")));
+    source.pipe(parser);
+  });
+}
