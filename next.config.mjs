@@ -6,7 +6,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Server-only packages loaded from node_modules at run time instead of being bundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@ffprobe-installer/ffprobe", "sharp", "pg-boss", "@aws-sdk/client-s3", "@aws-sdk/lib-storage"],
-  typescript: { tsconfigPath: "tsconfig.json" },
+  // Types are checked once per test run by `npm run typecheck` (tsc), not again inside every build.
+  typescript: { tsconfigPath: "tsconfig.json", ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -1,6 +1,4 @@
-import { v1Route } from "@/server/transport/next/v1-route";
+// GET /health: declared in the contract like the /v1 operations, answered by the same dispatcher.
+import { v1Handlers } from "@/server/transport/next/v1-handler";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route(
-  { GET: ({ caller }) => caller.health.check() },
-  { auth: "none" },
-);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Handlers;

@@ -4,7 +4,6 @@ import { listKeys } from "../../server/identity/keys/list-keys";
 import { revokeKey } from "../../server/identity/keys/revoke-key";
 import type { KeyView } from "../../server/identity/keys/key-view";
 import { addCredits, ZAddCreditsInput } from "../../server/ledger/add-credits";
-import { toWorkspaceView } from "../../server/identity/workspaces/workspace-view";
 import { createWorkspace, ZCreateWorkspaceInput } from "../../server/identity/workspaces/create-workspace";
 import { getWorkspace, listWorkspaces } from "../../server/identity/workspaces/get-workspace";
 import { parse, required, UsageError, type Command } from "./args";
@@ -52,7 +51,7 @@ export const workspaceCommands: Record<string, Command> = {
     const { values, args } = parse(argv, { note: { type: "string" } }, ["WORKSPACE_ID", "USD"]);
     const input = ZAddCreditsInput.parse({ workspaceId: args[0]!, amount: args[1]!, note: values.note });
     return async () => {
-      const workspace = toWorkspaceView(await addCredits(input));
+      const workspace = await addCredits(input);
       return { json: { workspace }, text: `Added ${args[1]} USD to ${workspace.id}; balance is now ${workspace.balance} USD.`, asJson: values.json };
     };
   },

@@ -41,7 +41,7 @@ export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inh
 }
 
 export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
-  const proc = spawn(process.execPath, [path.join(projectRoot, "scripts", "gateway-server.mjs")], {
+  const proc = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", "gateway-server.ts")], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
     env: { ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },

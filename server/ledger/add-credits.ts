@@ -3,7 +3,6 @@ import { db, type Tx } from "../infra/db/client";
 import { errors } from "../kernel/errors";
 import { newId } from "../kernel/ids";
 import { DECIMAL_STRING, formatMoney, money, ZCreditAmount } from "../kernel/money";
-import type { Workspace } from "../generated/prisma/client";
 
 
 export const ZAddCreditsInput = z.object({
@@ -14,8 +13,11 @@ export const ZAddCreditsInput = z.object({
 });
 export type AddCreditsInput = z.input<typeof ZAddCreditsInput>;
 
+/** The workspace after the credit, its balance as a decimal string. */
+export type CreditedWorkspace = { id: string; name: string; balance: string; createdAt: string };
+
 /** Records the credit in the ledger and raises the balance by exactly that amount, atomically. */
-export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<Workspace> {
+export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<CreditedWorkspace> {
   const data = ZAddCreditsInput.parse(input);
   const exists = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
   if (!exists) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
@@ -33,9 +35,9 @@ export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<Work
     where: { id: data.workspaceId },
     data: { balance: { increment: formatMoney(data.amount) } },
   });
-  return row;
+  return { id: row.id, name: row.name, balance: formatMoney(row.balance), createdAt: row.createdAt.toISOString() };
 }
 
-export function addCredits(input: AddCreditsInput): Promise<Workspace> {
+export function addCredits(input: AddCreditsInput): Promise<CreditedWorkspace> {
   return db.$transaction((tx) => addCreditsTx(tx, input));
 }

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { GatewayError } from "../kernel/errors";
 import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
+import type { Reply } from "./call";
 
 export { formatParam } from "../kernel/validation-error";
 
@@ -29,20 +30,27 @@ export function errorBody(err: GatewayError): OpenAIErrorBody {
   return { error: { code: err.code, message: err.message, param: err.param, type: err.type } };
 }
 
-/** The response for a failure. Unexpected errors are logged with the request id, never shown. */
-export function errorResponse(err: unknown, requestId: string): Response {
+/** A failure as a GatewayError; unexpected errors are logged with the request id, never shown. */
+function reportable(err: unknown, requestId: string): GatewayError {
   const known = toGatewayError(err);
-  const gatewayError =
-    known ??
-    new GatewayError({
-      status: 500,
-      code: "internal_error",
-      type: "server_error",
-      message: `The gateway had an error while processing your request. Quote request id ${requestId} when reporting it.`,
-    });
-  if (!known) console.error(`[${requestId}] internal error:`, err);
-  return new Response(JSON.stringify(errorBody(gatewayError)), {
-    status: gatewayError.status,
-    headers: { "content-type": "application/json", "x-request-id": requestId, ...gatewayError.headers },
+  if (known) return known;
+  console.error(`[${requestId}] internal error:`, err);
+  return new GatewayError({
+    status: 500,
+    code: "internal_error",
+    type: "server_error",
+    message: `The gateway had an error while processing your request. Quote request id ${requestId} when reporting it.`,
   });
+}
+
+/** The answer for a failure, for the dispatcher's hosts. */
+export function errorReply(err: unknown, requestId: string): Extract<Reply, { kind: "json" }> {
+  const e = reportable(err, requestId);
+  return { kind: "json", status: e.status, headers: { "content-type": "application/json", "x-request-id": requestId, ...e.headers }, body: JSON.stringify(errorBody(e)) };
+}
+
+/** The same, as a web Response (dashboard route handlers). */
+export function errorResponse(err: unknown, requestId: string): Response {
+  const reply = errorReply(err, requestId);
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
 }

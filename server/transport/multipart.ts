@@ -1,6 +1,6 @@
 // multipart/form-data bodies, parsed as a stream: files are collected up to their limit and the
 // upload is refused (413) the moment it goes over, without reading the rest of it.
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import Busboy from "@fastify/busboy";
 import { GatewayError, errors } from "../kernel/errors";
 
@@ -28,17 +28,15 @@ function addField(fields: MultipartForm["fields"], name: string, value: string):
   else fields[key] = value;
 }
 
-export async function readMultipart(req: Request, spec: MultipartSpec): Promise<MultipartForm> {
-  const contentType = req.headers.get("content-type") ?? "";
+/** Reads a multipart body: its Content-Type and Content-Length headers, and the body stream. */
+export async function readMultipart(contentType: string, contentLength: string | undefined, source: Readable, spec: MultipartSpec): Promise<MultipartForm> {
   if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
     throw errors.invalidRequest("This endpoint takes a multipart/form-data body (Content-Type: multipart/form-data; boundary=...).");
   }
-  if (!req.body) throw errors.invalidRequest("The multipart body is empty.");
   const maxFieldBytes = spec.maxFieldBytes ?? 1024 * 1024;
   const hardLimit = (spec.files.length + 1) * spec.maxFileBytes + MAX_FIELDS * maxFieldBytes;
-  if (Number(req.headers.get("content-length") ?? NaN) > hardLimit) throw tooLarge(spec.files[0] ?? "file", spec.maxFileBytes);
+  if (Number(contentLength ?? NaN) > hardLimit) throw tooLarge(spec.files[0] ?? "file", spec.maxFileBytes);
   const form: MultipartForm = { fields: {}, files: {} };
-  const source = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
   return new Promise<MultipartForm>((resolve, reject) => {
     let failed = false;
     // A refused upload is answered at once; the rest of the body is read and discarded (up to a

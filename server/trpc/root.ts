@@ -1,14 +1,8 @@
+// The one tRPC router: the /v1 procedures made from the contract, and the dashboard's own.
+import { contract } from "../contract";
+import { contractRouter } from "./contract-procedures";
 import { createCallerFactory, router, type Context } from "./init";
 import { accountRouter } from "./routers/account";
-import { audioRouter } from "./routers/audio";
-import { chatRouter } from "./routers/chat";
-import { embeddingsRouter } from "./routers/embeddings";
-import { healthRouter } from "./routers/health";
-import { imagesRouter } from "./routers/images";
-import { modelsRouter } from "./routers/models";
-import { networkRouter } from "./routers/network";
-import { responsesRouter } from "./routers/responses";
-import { videosRouter } from "./routers/videos";
 import { billingRouter } from "./routers/billing";
 import { keysRouter } from "./routers/keys";
 import { nodesRouter } from "./routers/nodes";
@@ -17,16 +11,16 @@ import { usageRouter } from "./routers/usage";
 import { workspacesRouter } from "./routers/workspaces";
 
 export const appRouter = router({
+  chat: contractRouter(contract.chat),
+  responses: contractRouter(contract.responses),
+  embeddings: contractRouter(contract.embeddings),
+  audio: contractRouter(contract.audio),
+  images: contractRouter(contract.images),
+  videos: contractRouter(contract.videos),
+  models: contractRouter(contract.models),
+  network: contractRouter(contract.network),
+  health: contractRouter(contract.health),
   account: accountRouter,
-  audio: audioRouter,
-  chat: chatRouter,
-  embeddings: embeddingsRouter,
-  health: healthRouter,
-  images: imagesRouter,
-  models: modelsRouter,
-  network: networkRouter,
-  responses: responsesRouter,
-  videos: videosRouter,
   billing: billingRouter,
   keys: keysRouter,
   nodes: nodesRouter,

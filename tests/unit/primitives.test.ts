@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateKeySecret, hashKey, isWellFormedKey } from "../../server/identity/keys/key-secret";
-import { declaredMethods } from "../../server/transport/next/v1-fallback";
+import { allowedMethods } from "../../server/contract/routes";
 import { formatMoney, money } from "../../server/kernel/money";
 import { open, seal } from "../../server/infra/secret-box";
 
@@ -42,11 +42,13 @@ describe("sealed upstream keys", () => {
 });
 
 describe("declared routes", () => {
-  it("knows the methods of the declared-but-unserved paths", () => {
-    expect(declaredMethods("files")).toEqual(["GET", "POST"]);
-    expect(declaredMethods("fine_tuning/jobs/ftjob_1/events")).toEqual(["GET"]);
-    expect(declaredMethods("conversations/c1")).toEqual(["GET", "POST", "DELETE"]);
-    expect(declaredMethods("chat/completions")).toBeNull();
-    expect(declaredMethods("files/a/b")).toBeNull();
+  it("knows the methods of every declared path, served or not", () => {
+    expect(allowedMethods("/v1/files")).toEqual(["GET", "POST"]);
+    expect(allowedMethods("/v1/fine_tuning/jobs/ftjob_1/events")).toEqual(["GET"]);
+    expect(allowedMethods("/v1/conversations/c1")).toEqual(["GET", "POST", "DELETE"]);
+    expect(allowedMethods("/v1/chat/completions")).toEqual(["POST"]);
+    expect(allowedMethods("/v1/videos/video-1")).toEqual(["GET", "DELETE"]);
+    expect(allowedMethods("/v1/files/a/b")).toBeNull();
+    expect(allowedMethods("/v1/models/")).toBeNull();
   });
 });

@@ -24,9 +24,9 @@ export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput): Pr
   if (data.ownerUserId) {
     await tx.membership.create({ data: { workspaceId: row.id, userId: data.ownerUserId, role: "owner" } });
   }
-  const workspace = toWorkspaceView(money(data.credits).gt(0)
+  const workspace = money(data.credits).gt(0)
     ? await addCreditsTx(tx, { workspaceId: row.id, amount: data.credits, note: "initial credits", createdById: data.ownerUserId })
-    : row);
+    : toWorkspaceView(row);
   if (!data.withKey) return { workspace };
   const apiKey = await createKey(tx, { workspaceId: row.id, name: data.keyName, createdById: data.ownerUserId });
   return { workspace, apiKey };

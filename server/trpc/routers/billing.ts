@@ -1,6 +1,6 @@
 import { billingLedger, billingOverview, ZBillingOverview, ZLedgerInput, ZLedgerPage } from "../../ledger/ledger";
 import { addCredits, ZAddCreditsInput } from "../../ledger/add-credits";
-import { toWorkspaceView, ZWorkspaceView } from "../../identity/workspaces/workspace-view";
+import { ZWorkspaceView } from "../../identity/workspaces/workspace-view";
 import { operatorProcedure, router, workspaceProcedure } from "../init";
 
 export const billingRouter = router({
@@ -19,5 +19,5 @@ export const billingRouter = router({
   addCredits: operatorProcedure
     .input(ZAddCreditsInput.omit({ createdById: true }))
     .output(ZWorkspaceView)
-    .mutation(async ({ ctx, input }) => toWorkspaceView(await addCredits({ ...input, createdById: ctx.user.id }))),
+    .mutation(({ ctx, input }) => addCredits({ ...input, createdById: ctx.user.id })),
 });

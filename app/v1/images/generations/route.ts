@@ -1,6 +1,0 @@
-import { withOrigin } from "@/server/transport/next/forms";
-import { v1Route } from "@/server/transport/next/v1-route";
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
-  POST: async ({ caller, json, req }) => caller.images.generate(withOrigin(await json(), req) as never),
-});

@@ -1,5 +1,0 @@
-import { v1Route } from "@/server/transport/next/v1-route";
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
-  POST: async ({ caller, json }) => caller.responses.create((await json()) as never),
-});

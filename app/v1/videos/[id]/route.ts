@@ -1,6 +1,0 @@
-import { v1Route } from "@/server/transport/next/v1-route";
-
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route({
-  GET: ({ caller, params }) => caller.videos.get({ id: String(params.id) }),
-  DELETE: ({ caller, params }) => caller.videos.delete({ id: String(params.id) }),
-});

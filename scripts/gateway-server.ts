@@ -1,0 +1,79 @@
+// The gateway's HTTP server, as `npm start` runs it: on every core (WEB_CONCURRENCY processes,
+// default the number of cores, sharing one port), /v1 and /health are answered by the lean
+// node:http data plane over the contract, and every other path (the dashboard, /api/*) by Next.js.
+import cluster from "node:cluster";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { isDataPlanePath, serveDataPlane } from "../server/transport/node/data-plane";
+import { clientIp } from "./lib/client-ip.mjs";
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+const processes = Number(process.env.WEB_CONCURRENCY) || availableParallelism();
+
+function primary(): void {
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < processes; i++) fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    fork();
+  });
+  for (const sig of ["SIGTERM", "SIGINT"] as const) {
+    process.once(sig, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill("SIGTERM");
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  }
+}
+
+async function serve(): Promise<void> {
+  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const app = next({ dev: false, dir, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const trustProxy = process.env.TRUST_PROXY === "true";
+
+  const toNext = (req: IncomingMessage, res: ServerResponse) => {
+    // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.
+    req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
+    // Next.js drops Content-Length on streamed route handler answers: a route states the length
+    // of its body in `x-content-length` (stored videos) and it goes out as Content-Length.
+    const setHeader = res.setHeader.bind(res);
+    res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
+    return handle(req, res);
+  };
+
+  const server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const work = isDataPlanePath(pathname) ? serveDataPlane(req, res, pathname, q < 0 ? "" : url.slice(q + 1)) : toNext(req, res);
+    work.catch((err: unknown) => {
+      console.error("request failed:", err);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => console.log(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
+
+  for (const sig of ["SIGTERM", "SIGINT"] as const) {
+    process.once(sig, () => {
+      server.close();
+      server.closeAllConnections();
+      process.exit(0);
+    });
+  }
+}
+
+if (cluster.isPrimary && processes > 1) primary();
+else await serve();

@@ -1,0 +1,24 @@
+// Every /v1 operation (and /health), in one list: what the transports, tRPC and the OpenAPI
+// document are derived from. Adding a route is one declaration here plus its service.
+import { healthCheck, modelsDelete, modelsGet, modelsList, networkStatusOp } from "./operations/catalog";
+import { audioSpeech, audioTranscribe, audioTranslate, embeddingsCreate, imagesEdit, imagesFile, imagesGenerate, imagesVary } from "./operations/media";
+import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
+import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
+import type { AnyOperation } from "./operation";
+
+export { unservedOperations } from "./operations/unserved";
+
+/** Grouped by tRPC router: `chat.createCompletion` is `contract.chat.createCompletion`. */
+export const contract = {
+  chat: { createCompletion: chatCreateCompletion },
+  responses: { create: responsesCreate, get: responsesGet, delete: responsesDelete, cancel: responsesCancel, inputItems: responsesInputItems },
+  embeddings: { create: embeddingsCreate },
+  audio: { speech: audioSpeech, transcribe: audioTranscribe, translate: audioTranslate },
+  images: { generate: imagesGenerate, edit: imagesEdit, vary: imagesVary, file: imagesFile },
+  videos: { create: videosCreate, list: videosList, get: videosGet, delete: videosDelete, content: videosContent },
+  models: { list: modelsList, get: modelsGet, delete: modelsDelete },
+  network: { status: networkStatusOp },
+  health: { check: healthCheck },
+} as const;
+
+export const operations: AnyOperation[] = Object.values(contract).flatMap((group) => Object.values(group) as AnyOperation[]);

@@ -1,0 +1,83 @@
+// One /v1 operation, declared once as data that no transport owns: where it lives (method,
+// path), where its input comes from, its zod input and output schemas, who may call it and how
+// it is priced, and the service that does the work. The tRPC procedure, the dispatcher behind
+// both HTTP hosts and the OpenAPI document are all derived from these declarations.
+import type { z } from "zod";
+import type { CallContext, Principal } from "../identity/principal";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/**
+ * Who may call: `none` needs no credential (health, signed image links); `api_key` any valid
+ * credential of a workspace; `billed` a credential allowed to spend (dashboard members with a
+ * role that may call models, every API key).
+ */
+export type Tier = "none" | "api_key" | "billed";
+
+/** Where the request body goes: parsed as JSON, read as a multipart form, either, or none. */
+export type BodySource =
+  | { kind: "none" }
+  | { kind: "json" }
+  | { kind: "multipart"; files: readonly string[]; maxFileBytes: () => number }
+  | { kind: "json_or_multipart"; files: readonly string[]; maxFileBytes: () => number };
+
+/** How a call is priced (documentation, and what admission and payments reserve). */
+export type Pricing =
+  | { kind: "free" }
+  | { kind: "metered"; unit: "tokens"; note: string }
+  | { kind: "upfront"; unit: "characters" | "audio_seconds" | "images" | "video_seconds"; note: string };
+
+/** What a successful answer carries. */
+export type Produces =
+  | { kind: "json"; status?: number }
+  /** JSON, or server-sent events when the input asks to stream. */
+  | { kind: "json_or_sse" }
+  /** Bytes of the given media types (audio, a transcript as text, a stored file). */
+  | { kind: "binary"; mediaTypes: readonly string[]; jsonToo?: boolean };
+
+export type { CallContext };
+export type AnyContext = { requestId: string; principal: Principal | null };
+
+type ContextOf<T extends Tier> = T extends "none" ? AnyContext : CallContext;
+
+export type Operation<
+  I extends z.ZodType = z.ZodType,
+  R = unknown,
+  T extends Tier = Tier,
+  K extends "query" | "mutation" = "query" | "mutation",
+> = {
+  /** The tRPC path of the procedure ("chat.createCompletion"); the dashboard calls the same one. */
+  id: string;
+  method: HttpMethod;
+  /** The URL path, with `{name}` for path parameters, which become input fields of that name. */
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  kind: K;
+  tier: T;
+  body: BodySource;
+  /** Query parameters become input fields (strings; the schema coerces). */
+  query?: boolean;
+  /** Request headers that become input fields: `{ range: "range" }`. */
+  headers?: Readonly<Record<string, string>>;
+  /** Sets the input field `origin` to the gateway's public origin (links in the answer point there). */
+  origin?: boolean;
+  input: I;
+  /** Schema of the JSON answer (for `json_or_sse`, of the non-streamed one; for `binary` with `jsonToo`, of the JSON form). */
+  output?: z.ZodType;
+  produces: Produces;
+  pricing: Pricing;
+  handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;
+};
+
+export type AnyOperation = Operation<z.ZodType, unknown, Tier, "query" | "mutation">;
+
+/** Declares an operation; the identity function, there to infer its types. */
+export function operation<I extends z.ZodType, R, T extends Tier, K extends "query" | "mutation">(
+  op: Operation<I, R, T, K>,
+): Operation<I, R, T, K> {
+  return op;
+}
+
+/** A path declared by the API reference but not served: answers 501 not_implemented. */
+export type UnservedOperation = { method: HttpMethod; path: string; summary: string; tags: readonly string[]; body: "json" | "multipart" | "none" };

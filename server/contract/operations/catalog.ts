@@ -1,0 +1,92 @@
+// The model catalog with prices, network status and the health check.
+import { z } from "zod";
+import { ZModelDetail, ZModelObject } from "../../routing/catalog/model-card";
+import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
+import { networkStatus } from "../../routing/nodes/network-status";
+import { operation } from "../operation";
+import { ZDeleted, ZHealth, ZNetworkStatus } from "../outputs";
+
+const ZModelId = z.object({ id: z.string().min(1) });
+/** No input: the transports pass an empty object, server-side callers may pass nothing. */
+const NO_INPUT = z.object({}).optional();
+const startedAt = performance.now();
+
+export const modelsList = operation({
+  id: "models.list",
+  method: "GET",
+  path: "/v1/models",
+  summary: "List models",
+  tags: ["Models"],
+  kind: "query",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: NO_INPUT,
+  output: z.object({ object: z.literal("list"), data: z.array(ZModelObject) }),
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: () => listModels(),
+});
+
+export const modelsGet = operation({
+  id: "models.get",
+  method: "GET",
+  path: "/v1/models/{id}",
+  summary: "Retrieve a model with its pricing and video ranges",
+  tags: ["Models"],
+  kind: "query",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: ZModelId,
+  output: ZModelDetail,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (_ctx, input) => getModel(input.id),
+});
+
+export const modelsDelete = operation({
+  id: "models.delete",
+  method: "DELETE",
+  path: "/v1/models/{id}",
+  summary: "Delete a model (refused: the catalog is managed by operators)",
+  tags: ["Models"],
+  kind: "mutation",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: ZModelId,
+  output: ZDeleted("model"),
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (_ctx, input) => deleteModelAsApiKey(input.id),
+});
+
+export const networkStatusOp = operation({
+  id: "network.status",
+  method: "GET",
+  path: "/v1/network/status",
+  summary: "Nodes online, regions and capabilities",
+  tags: ["Network"],
+  kind: "query",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: NO_INPUT,
+  output: ZNetworkStatus,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: () => networkStatus(),
+});
+
+export const healthCheck = operation({
+  id: "health.check",
+  method: "GET",
+  path: "/health",
+  summary: "Health check (no credential needed)",
+  tags: ["Health"],
+  kind: "query",
+  tier: "none",
+  body: { kind: "none" },
+  input: NO_INPUT,
+  output: ZHealth,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: async () => ({ ok: true as const, uptimeMs: Math.round(performance.now() - startedAt) }),
+});

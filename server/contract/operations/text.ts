@@ -1,0 +1,109 @@
+// Text: chat completions and the responses API.
+import { z } from "zod";
+import { createChatCompletion } from "../../inference/chat/create-completion";
+import { ZChatCompletionRequest } from "../../inference/chat/schema";
+import { createResponse } from "../../inference/responses/create-response";
+import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../inference/responses/manage-responses";
+import { ZInputItemsQuery, ZResponseCreate } from "../../inference/responses/schema";
+import { operation } from "../operation";
+import { ZChatCompletion, ZDeleted, ZInputItemsList, ZResponseObject } from "../outputs";
+
+const TOKENS = { kind: "metered", unit: "tokens", note: "input and output tokens the node reports, at the model's per-1M prices" } as const;
+const ZId = z.object({ id: z.string().min(1) });
+
+export const chatCreateCompletion = operation({
+  id: "chat.createCompletion",
+  method: "POST",
+  path: "/v1/chat/completions",
+  summary: "Create a chat completion (server-sent events with `stream: true`)",
+  tags: ["Chat"],
+  kind: "mutation",
+  tier: "billed",
+  body: { kind: "json" },
+  input: ZChatCompletionRequest,
+  output: ZChatCompletion,
+  produces: { kind: "json_or_sse" },
+  pricing: TOKENS,
+  handler: (ctx, input) => createChatCompletion(ctx, input),
+});
+
+export const responsesCreate = operation({
+  id: "responses.create",
+  method: "POST",
+  path: "/v1/responses",
+  summary: "Create a response (streamed with `stream: true`, at once with `background: true`)",
+  tags: ["Responses"],
+  kind: "mutation",
+  tier: "billed",
+  body: { kind: "json" },
+  input: ZResponseCreate,
+  output: ZResponseObject,
+  produces: { kind: "json_or_sse" },
+  pricing: TOKENS,
+  handler: (ctx, input) => createResponse(ctx, input),
+});
+
+export const responsesGet = operation({
+  id: "responses.get",
+  method: "GET",
+  path: "/v1/responses/{id}",
+  summary: "Retrieve a stored response",
+  tags: ["Responses"],
+  kind: "query",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: ZId,
+  output: ZResponseObject,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => getResponse(ctx.principal.workspaceId, input.id),
+});
+
+export const responsesDelete = operation({
+  id: "responses.delete",
+  method: "DELETE",
+  path: "/v1/responses/{id}",
+  summary: "Delete a stored response",
+  tags: ["Responses"],
+  kind: "mutation",
+  tier: "billed",
+  body: { kind: "none" },
+  input: ZId,
+  output: ZDeleted("response.deleted"),
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => deleteResponse(ctx.principal.workspaceId, input.id),
+});
+
+export const responsesCancel = operation({
+  id: "responses.cancel",
+  method: "POST",
+  path: "/v1/responses/{id}/cancel",
+  summary: "Cancel a background response",
+  tags: ["Responses"],
+  kind: "mutation",
+  tier: "billed",
+  body: { kind: "none" },
+  input: ZId,
+  output: ZResponseObject,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => cancelResponse(ctx.principal.workspaceId, input.id),
+});
+
+export const responsesInputItems = operation({
+  id: "responses.inputItems",
+  method: "GET",
+  path: "/v1/responses/{id}/input_items",
+  summary: "List the input items of a response",
+  tags: ["Responses"],
+  kind: "query",
+  tier: "api_key",
+  body: { kind: "none" },
+  query: true,
+  input: ZInputItemsQuery,
+  output: ZInputItemsList,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => listInputItems(ctx.principal.workspaceId, input),
+});

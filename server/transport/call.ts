@@ -1,0 +1,38 @@
+// What the dispatcher sees of a request and what it answers, whichever host carries them: the
+// node:http data plane or a Next.js route handler. Each host turns its own request into an
+// IncomingCall and writes the Reply back in its own way.
+import type { Readable } from "node:stream";
+import type { BinaryBody } from "../kernel/binary-body";
+
+export type IncomingCall = {
+  method: string;
+  /** The URL path as sent (still percent-encoded), without the query. */
+  path: string;
+  query: URLSearchParams;
+  /** A request header, by lower-case name. */
+  header: (name: string) => string | undefined;
+  /** The request body as a byte stream (read at most once). */
+  body: () => Readable;
+  /** Scheme and host the client reached this server at (`http://localhost:3000`). */
+  selfOrigin: () => string;
+};
+
+export type ReplyHeaders = Record<string, string>;
+
+export type Reply =
+  | { kind: "json"; status: number; headers: ReplyHeaders; body: string }
+  | { kind: "empty"; status: number; headers: ReplyHeaders }
+  /** Server-sent events: each payload goes out as `data: <payload>` as it is produced. */
+  | { kind: "sse"; headers: ReplyHeaders; events: AsyncIterable<string>; named: boolean; done: boolean }
+  | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody };
+
+export const SSE_HEADERS: ReplyHeaders = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+  connection: "keep-alive",
+};
+
+export function jsonReply(body: unknown, requestId: string, status = 200, headers: ReplyHeaders = {}): Reply {
+  return { kind: "json", status, headers: { "content-type": "application/json", "x-request-id": requestId, ...headers }, body: JSON.stringify(body) };
+}

@@ -1,0 +1,90 @@
+// The one dispatcher over the contract, hosted by the node:http data plane and by the Next.js
+// route handlers alike: request id, route, credential -> principal, the operation's input, its
+// tRPC procedure through a server-side caller, and the answer in the OpenAI shapes. Every failure
+// is answered by the one error adapter.
+import type { AnyOperation } from "../contract/operation";
+import { allowedMethods, matchRoute } from "../contract/routes";
+import type { Principal } from "../identity/principal";
+import { env } from "../infra/env";
+import { BinaryBody } from "../kernel/binary-body";
+import { errors, GatewayError } from "../kernel/errors";
+import { EventStream } from "../kernel/event-stream";
+import { createCaller } from "../trpc/root";
+import { authenticateBearer } from "./authenticate";
+import { jsonReply, SSE_HEADERS, type IncomingCall, type Reply } from "./call";
+import { operationInput } from "./call-input";
+import { errorReply } from "./error-adapter";
+import { parseJson, readBodyBytes } from "./request-body";
+import { newRequestId } from "./respond";
+
+type Procedure = (input: unknown) => Promise<unknown>;
+
+/** `chat.createCompletion` -> the caller's procedure of that path. */
+function procedureOf(caller: ReturnType<typeof createCaller>, op: AnyOperation): Procedure {
+  const [group, name] = op.id.split(".") as [string, string];
+  return (caller as unknown as Record<string, Record<string, Procedure>>)[group]![name]!;
+}
+
+function methodNotAllowed(method: string, allowed: string[], requestId: string): Reply {
+  const reply = errorReply(
+    new GatewayError({ status: 405, code: "method_not_allowed", message: `Method ${method} is not allowed on this path. Allowed: ${allowed.join(", ")}.` }),
+    requestId,
+  );
+  reply.headers.allow = allowed.join(", ");
+  return reply;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}
+
+/** What a procedure returned, as an answer. */
+export function toReply(result: unknown, requestId: string): Reply {
+  if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options };
+  if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId, ...result.headers }, body: result };
+  if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true };
+  return jsonReply(result, requestId);
+}
+
+/** HEAD is served wherever GET is. */
+const withHead = (allowed: string[]): string[] => (allowed.includes("GET") ? [...allowed, "HEAD"] : allowed);
+
+/** Answers one request. Never throws: failures become error answers. */
+export async function dispatch(call: IncomingCall): Promise<Reply> {
+  const requestId = newRequestId();
+  try {
+    if (call.method === "OPTIONS") {
+      const allowed = allowedMethods(call.path);
+      if (allowed) return { kind: "empty", status: 204, headers: { allow: withHead(allowed).concat("OPTIONS").join(", "), "x-request-id": requestId } };
+    }
+    const match = matchRoute(call.method, call.path);
+    let principal: Principal | null = null;
+    // The credential is checked before anything else on every /v1 path (unknown ones too).
+    const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
+    if (!open) principal = await authenticateBearer(call.header("authorization") ?? null);
+    switch (match.kind) {
+      case "not_found":
+        throw new GatewayError({
+          status: 404,
+          code: "unknown_url",
+          message: `Invalid URL (${call.method} ${call.path}). See the API reference for the served endpoints.`,
+        });
+      case "method_not_allowed":
+        return methodNotAllowed(call.method, withHead(match.allowed), requestId);
+      case "unserved":
+        // A JSON body is held to the same rules as on served endpoints (size limit, valid JSON).
+        if (match.op.body === "json") {
+          const bytes = await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length"));
+          if (bytes.byteLength) parseJson(bytes);
+        }
+        throw errors.notImplemented();
+      case "served": {
+        const input = await operationInput(match.op, call, match.params);
+        const result = await procedureOf(createCaller({ requestId, principal }), match.op)(input);
+        return toReply(result, requestId);
+      }
+    }
+  } catch (err) {
+    return errorReply(err, requestId);
+  }
+}

@@ -1,0 +1,43 @@
+// The Next.js host of the dispatcher: the route handlers under app/v1 (and /health) hand every
+// request here, so /v1 answers the same under `next dev`, `next start` and the node:http data
+// plane that `npm start` runs.
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { IncomingCall, Reply } from "../call";
+import { dispatch } from "../dispatch";
+import { binaryResponse } from "./binary";
+import { sseResponse } from "./sse";
+
+function toResponse(reply: Reply, head: boolean): Response {
+  switch (reply.kind) {
+    case "json":
+      return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+    case "empty":
+      return new Response(null, { status: reply.status, headers: reply.headers });
+    case "sse":
+      return sseResponse(reply);
+    case "binary":
+      return binaryResponse(reply.body, reply.headers["x-request-id"] ?? "");
+  }
+}
+
+export async function handleV1(req: Request): Promise<Response> {
+  const url = new URL(req.url);
+  const call: IncomingCall = {
+    method: req.method,
+    path: url.pathname,
+    query: url.searchParams,
+    header: (name) => req.headers.get(name) ?? undefined,
+    body: () => (req.body ? Readable.fromWeb(req.body as NodeReadableStream<Uint8Array>) : Readable.from([])),
+    selfOrigin: () => url.origin,
+  };
+  const res = toResponse(await dispatch(call), req.method === "HEAD");
+  if (req.method !== "HEAD" || !res.body) return res;
+  await res.body.cancel(); // a stored file or a node's stream must not stay open
+  return new Response(null, { status: res.status, headers: res.headers });
+}
+
+/** Every method export of a route file: `export const { GET, POST, ... } = v1Handlers`. */
+export const v1Handlers = Object.fromEntries(
+  (["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const).map((m) => [m, (req: Request) => handleV1(req)]),
+) as Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (req: Request) => Promise<Response>>;

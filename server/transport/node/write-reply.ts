@@ -1,0 +1,107 @@
+// Writes a dispatcher Reply on node:http, with backpressure. Streams (server-sent events, audio)
+// go out as they are produced; when the client goes away, the producer is still run to its end
+// (drain.ts) so that what the node produced is billed.
+import type { ServerResponse } from "node:http";
+import type { BinaryBody } from "../../kernel/binary-body";
+import type { Reply, ReplyHeaders } from "../call";
+import { drainAfterDisconnect } from "../drain";
+import { toGatewayError } from "../error-adapter";
+import { DONE_FRAME, errorFrame, eventFrame } from "../sse-frames";
+
+/** Resolves once the socket took the chunk (or the client left: false). */
+function write(res: ServerResponse, chunk: Uint8Array | string): Promise<boolean> | boolean {
+  if (res.destroyed) return false;
+  if (res.write(chunk)) return true;
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    res.once("drain", onDrain);
+    res.once("close", onClose);
+  });
+}
+
+async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "sse" }>): Promise<void> {
+  const requestId = reply.headers["x-request-id"] ?? "";
+  const iterator = reply.events[Symbol.asyncIterator]();
+  res.writeHead(200, reply.headers);
+  res.flushHeaders();
+  for (;;) {
+    let step: IteratorResult<string>;
+    try {
+      step = await iterator.next();
+    } catch (err) {
+      if (!res.destroyed) res.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
+      return;
+    }
+    if (step.done) {
+      res.end(reply.done ? DONE_FRAME : undefined);
+      return;
+    }
+    if (!(await write(res, eventFrame(step.value, reply.named)))) {
+      drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
+      return;
+    }
+  }
+}
+
+/** Node sends streamed bodies chunked; a stored file states its length (x-content-length) so downloads show progress. */
+function binaryHeaders(headers: ReplyHeaders): ReplyHeaders {
+  const { "x-content-length": length, ...rest } = headers;
+  return length ? { ...rest, "content-length": length } : rest;
+}
+
+async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: BinaryBody, head: boolean): Promise<void> {
+  const status = result.options.status ?? 200;
+  const body = result.body;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    res.writeHead(status, binaryHeaders(headers));
+    res.end(head ? undefined : body);
+    return;
+  }
+  const iterator = body[Symbol.asyncIterator]();
+  if (head) {
+    await iterator.return?.(); // a stored file or a node's stream must not stay open
+    res.writeHead(status, binaryHeaders(headers)).end();
+    return;
+  }
+  const requestId = headers["x-request-id"] ?? "";
+  res.writeHead(status, { ...binaryHeaders(headers), "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" });
+  for (;;) {
+    let step: IteratorResult<Uint8Array>;
+    try {
+      step = await iterator.next();
+    } catch (err) {
+      // Bytes already went out: all that is left is to break the connection off.
+      if (!toGatewayError(err)) console.error(`[${requestId}] binary stream failed:`, err);
+      res.destroy();
+      return;
+    }
+    if (step.done) return void res.end();
+    if (!(await write(res, step.value))) {
+      if (result.options.drain === false) void iterator.return?.();
+      else drainAfterDisconnect(iterator, requestId);
+      return;
+    }
+  }
+}
+
+export async function writeReply(res: ServerResponse, reply: Reply, head: boolean): Promise<void> {
+  switch (reply.kind) {
+    case "json":
+      res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+      res.end(head ? undefined : reply.body);
+      return;
+    case "empty":
+      res.writeHead(reply.status, reply.headers).end();
+      return;
+    case "sse":
+      return writeEvents(res, reply);
+    case "binary":
+      return writeBinary(res, reply.headers, reply.body, head);
+  }
+}

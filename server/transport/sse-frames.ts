@@ -1,0 +1,19 @@
+// The bytes of server-sent events, shared by both hosts.
+import { GatewayError } from "../kernel/errors";
+import { errorBody, toGatewayError } from "./error-adapter";
+
+export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
+
+export function eventFrame(payload: string, named: boolean): Buffer {
+  if (!named) return Buffer.from(`data: ${payload}\n\n`);
+  const type = /^\{"type":"([^"]+)"/.exec(payload)?.[1] ?? "message";
+  return Buffer.from(`event: ${type}\ndata: ${payload}\n\n`);
+}
+
+/** A failure after the stream started: a frame holding the error object. */
+export function errorFrame(err: unknown, requestId: string): Buffer {
+  const known = toGatewayError(err);
+  if (!known) console.error(`[${requestId}] stream failed:`, err);
+  const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
+  return Buffer.from(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
+}

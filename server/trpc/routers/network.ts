@@ -1,6 +1,0 @@
-import { networkStatus } from "../../routing/nodes/network-status";
-import { apiKeyProcedure, router } from "../init";
-
-export const networkRouter = router({
-  status: apiKeyProcedure.query(() => networkStatus()),
-});
