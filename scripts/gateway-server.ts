@@ -7,12 +7,12 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { env } from "../server/infra/env";
 import { isDataPlanePath, serveDataPlane } from "../server/transport/node/data-plane";
 import { clientIp } from "./lib/client-ip.mjs";
 
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? "0.0.0.0";
-const processes = Number(process.env.WEB_CONCURRENCY) || availableParallelism();
+const { PORT: port, HOST: hostname } = env;
+const processes = env.WEB_CONCURRENCY || availableParallelism();
 
 function primary(): void {
   let stopping = false;
@@ -40,7 +40,7 @@ async function serve(): Promise<void> {
   const app = next({ dev: false, dir, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const trustProxy = process.env.TRUST_PROXY === "true";
+  const trustProxy = env.TRUST_PROXY === "true";
 
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
     // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.

@@ -11,6 +11,8 @@ export const EnvSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   PORT: int(3000),
   HOST: z.string().default("0.0.0.0"),
+  /** Gateway server processes sharing PORT, each serving /v1 and the dashboard. Unset or 0: one per core. */
+  WEB_CONCURRENCY: int(0),
   /** Port of the built-in local node (0: pick a free one). */
   LOCAL_NODE_PORT: int(0),
   LOCAL_NODE_CITY: z.string().default("Frankfurt"),
@@ -88,7 +90,7 @@ export const EnvSchema = z.object({
   SIGN_IN_MAX_FAILURES: int(5),
   SIGN_IN_MAX_FAILURES_PER_IP: int(50),
   SIGN_IN_WINDOW_SECONDS: int(900),
-  /** "true" behind one trusted reverse proxy: the client address (for throttling) is the last X-Forwarded-For entry. Read by scripts/gateway-server.mjs. */
+  /** "true" behind one trusted reverse proxy: the client address (for throttling) is the last X-Forwarded-For entry. */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),
