@@ -41,7 +41,10 @@ export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inh
 }
 
 export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", "gateway-server.ts")], {
+  // GATEWAY_NODE_ARGS: extra Node.js flags for the gateway's processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
+  // which NODE_OPTIONS does not accept); cluster workers inherit them.
+  const nodeArgs = process.env.GATEWAY_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", path.join(projectRoot, "scripts", "gateway-server.ts")], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
     env: { ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
