@@ -69,6 +69,8 @@ export function startVideoSweeps(): void {
     if (running) return;
     running = true;
     try {
+      // The abandoned-job sweep reads pg-boss's tables: with VIDEO_WORKERS=0 nothing else here has created them.
+      await jobQueue();
       await failTimedOutJobs();
       await failAbandonedJobs();
       await deleteExpiredVideos();
