@@ -53,7 +53,8 @@ export async function bootTestStack(role: string, serverDatabaseUrl = process.en
     // Separate folders let several test runs (e.g. in different checkouts of the same tree) build side by side.
     distDir: process.env.TEST_DIST_DIR ?? ".next-test",
     role,
-    stdio: "ignore",
+    // GATEWAY_TEST_LOGS=1 shows the gateway's and the node's own output (for debugging a failing run).
+    stdio: process.env.GATEWAY_TEST_LOGS === "1" ? "inherit" : "ignore",
     log: (line) => process.stdout.write(`[test setup] ${line}\n`),
   });
   const teardown = async () => {
