@@ -1,39 +1,38 @@
-// A revoked key must stop working within 5 seconds on every gateway instance.
+// A revoked key must stop working within 1 second on every gateway instance. Here the key is
+// revoked by a process that is not a gateway (as the CLI does), so every instance hears of it
+// only through the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { freePort } from "../../server/infra/net/free-port";
 import { revokeKey } from "../../server/identity/keys/revoke-key";
-import { spawnGateway, stopChild, waitForHttp, type Child } from "../../scripts/lib/processes";
-import { newWorkspace, raw, until } from "../helpers";
+import { baseUrl, newWorkspace, raw } from "../helpers";
+import { startGatewayInstance, watchPropagation, type GatewayInstance } from "../instances";
 
-let second: Child;
-let secondUrl: string;
+const WITHIN_MS = 1000;
+let second: GatewayInstance;
 
 beforeAll(async () => {
-  const port = await freePort();
-  second = spawnGateway(
-    { port, host: "127.0.0.1", distDir: ".next-test", env: { DATABASE_URL: inject("databaseUrl"), DATA_DIR: process.env.DATA_DIR! } },
-    "ignore",
-  );
-  secondUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${secondUrl}/health`, second);
+  second = await startGatewayInstance();
 });
 
 afterAll(async () => {
-  await stopChild(second);
+  await second?.stop();
 });
 
 describe("key revocation across instances", () => {
-  it("both instances accept a key, and both refuse it within 5 s of its revocation", async () => {
+  it(`both instances accept a key, and both refuse it within ${WITHIN_MS} ms of its revocation`, async () => {
     const { secret, key } = await newWorkspace();
-    const instances = [inject("baseUrl"), secondUrl];
-    const status = (base: string) => fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+    const instances = [baseUrl(), second.url];
+    const status = (base: string) =>
+      fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${secret}` } }).then(async (r) => (await r.body?.cancel(), r.status));
     for (const base of instances) expect(await status(base)).toBe(200);
+    const since = performance.now();
+    const watching = Promise.all(instances.map((base) => watchPropagation(since, () => status(base), (s) => s === 401)));
     await revokeKey(key.id);
-    const results = await Promise.all(instances.map((base) => until(() => status(base), (s) => s === 401, 8000)));
+    const committedMs = performance.now() - since;
+    const results = await watching;
     for (const r of results) {
-      expect(r.value).toBe(401);
-      expect(r.ms).toBeLessThan(5000);
+      expect(r.seen).toBe(401);
+      // No call sent 1 s or more after the revocation was committed was still accepted.
+      expect(r.lastStaleMs - committedMs).toBeLessThan(WITHIN_MS);
     }
     const body = await (await raw("/v1/models", { key: secret })).json();
     expect(body.error).toMatchObject({ code: "invalid_api_key", message: expect.stringContaining("revoked") });

@@ -1,0 +1,121 @@
+// An instance killed with SIGKILL under load: every answer a client received in full was billed
+// exactly once, at the cost its usage implies, and nothing was billed twice. An answer is only
+// sent once its usage event is committed (docs/BILLING.md), so a kill can lose the answer of a
+// billed call, never the bill of an answered one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../server/infra/db/client";
+import { Channel, notify } from "../../server/infra/db/notify";
+import { formatMoney, money } from "../../server/kernel/money";
+import { cardToRow } from "../../server/routing/catalog/model-row";
+import { checkNode } from "../../server/routing/nodes/health-check";
+import { addNode } from "../../server/routing/nodes/nodes";
+import { chatModelCard } from "../fakes/chat-model-card";
+import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { client, newWorkspace, until } from "../helpers";
+import { chatCall, chatCost, startGatewayInstance, type ChatOutcome, type GatewayInstance, type TokenPrices } from "../instances";
+
+/** Fast answers from the built-in node, with usage that varies from call to call. */
+const FAST = "local-chat-sim";
+/** A stand-in node streaming 20 deltas 40 ms apart, so that streams are cut off mid-way by the kill. */
+const SLOW = "test-instances-sigkill-chat";
+const CONCURRENCY = 24;
+/** The kill comes once this many answers arrived in full. */
+const ANSWERS_BEFORE_KILL = 80;
+
+let instance: GatewayInstance;
+let slow: FakeUpstream;
+
+beforeAll(async () => {
+  [instance, slow] = await Promise.all([startGatewayInstance(), startFakeUpstream(SLOW)]);
+  slow.mode = "slow-stream";
+  await db.model.create({ data: cardToRow(chatModelCard(SLOW)) });
+  const { node } = await addNode({ name: `sigkill-${Math.random().toString(36).slice(2, 8)}`, url: slow.url, city: "Lyon", country: "FR" });
+  await checkNode({ id: node.id, baseUrl: slow.url, apiKeyEncrypted: null, status: "unknown" });
+  await notify(db, Channel.catalogChanged);
+  await notify(db, Channel.nodesChanged);
+});
+
+afterAll(async () => {
+  await instance?.kill();
+  await db.node.deleteMany({ where: { baseUrl: slow.url } });
+  await db.model.deleteMany({ where: { id: SLOW } });
+  await notify(db, Channel.nodesChanged);
+  await notify(db, Channel.catalogChanged);
+  await slow?.close();
+});
+
+/** The i-th call of a client: plain or streamed (with and without usage), fast or slow. */
+function request(i: number): Record<string, unknown> {
+  const kind = i % 5;
+  const model = kind === 4 || kind === 3 ? SLOW : FAST;
+  const body: Record<string, unknown> = { model, messages: [{ role: "user", content: `call ${i}` }] };
+  if (kind === 1 || kind === 3) return { ...body, stream: true, stream_options: { include_usage: true } };
+  if (kind === 2) return { ...body, stream: true };
+  return body;
+}
+
+describe("an instance killed with SIGKILL under load", () => {
+  it("bills every answer received in full exactly once, at the cost of its usage, and nothing twice", async () => {
+    const { workspace, secret } = await newWorkspace("10", "sigkill");
+    const prices = new Map<string, TokenPrices>();
+    for (const id of [FAST, SLOW]) prices.set(id, ((await client(secret).models.retrieve(id)) as unknown as { pricing: TokenPrices }).pricing);
+    // The instance routes to the slow node before the load starts.
+    const ready = await until(() => chatCall(instance.url, secret, { model: SLOW, messages: [{ role: "user", content: "ready?" }] }), (o) => o.status === 200, 10_000);
+    expect(ready.value.status).toBe(200);
+
+    const outcomes: { body: Record<string, unknown>; outcome: ChatOutcome }[] = [];
+    let killed = false;
+    let next = 0;
+    const clientLoop = async () => {
+      while (!killed) {
+        const body = request(next++);
+        outcomes.push({ body, outcome: await chatCall(instance.url, secret, body) });
+      }
+    };
+    const loops = Array.from({ length: CONCURRENCY }, clientLoop);
+    const answered = await until(async () => outcomes.filter((o) => o.outcome.complete).length, (n) => n >= ANSWERS_BEFORE_KILL, 30_000);
+    expect(answered.value).toBeGreaterThanOrEqual(ANSWERS_BEFORE_KILL);
+    killed = true;
+    await instance.kill();
+    await Promise.all(loops);
+
+    const complete = outcomes.filter((o) => o.outcome.complete);
+    const cut = outcomes.filter((o) => !o.outcome.complete);
+    const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
+    const byId = new Map(events.map((e) => [e.id, e]));
+    console.log(
+      `${outcomes.length} calls: ${complete.length} answered in full (${complete.filter((o) => o.outcome.stream).length} streamed), ` +
+        `${cut.length} cut off by the kill (${cut.filter((o) => o.outcome.status === 200).length} after their answer had begun, ` +
+        `${cut.filter((o) => byId.has(o.outcome.requestId ?? "")).length} of these billed); ${events.length} usage events`,
+    );
+    // The kill came under load: calls were in flight, some of them streams already under way.
+    expect(cut.length).toBeGreaterThanOrEqual(1);
+    // ...and the kill is all that went wrong.
+    expect(cut.filter((o) => o.outcome.brokenOff === null).map((o) => o.outcome)).toEqual([]);
+
+    for (const { body, outcome } of complete) {
+      const label = `${outcome.requestId} (${JSON.stringify(body)})`;
+      expect(events.filter((e) => e.id === outcome.requestId), label).toHaveLength(1);
+      const event = byId.get(outcome.requestId!)!;
+      expect(event.modelId, label).toBe(body.model);
+      const pricing = prices.get(event.modelId)!;
+      // A stream without `include_usage` shows the client no usage: its event's own token counts are priced instead.
+      const usage = outcome.usage ?? {
+        prompt_tokens: event.inputTokens,
+        completion_tokens: event.outputTokens,
+        prompt_tokens_details: { cached_tokens: event.cachedTokens },
+        completion_tokens_details: { reasoning_tokens: event.reasoningTokens },
+      };
+      if (outcome.usage) expect([event.inputTokens, event.outputTokens], label).toEqual([usage.prompt_tokens, usage.completion_tokens]);
+      expect(formatMoney(event.cost), label).toBe(formatMoney(chatCost(pricing, usage)));
+    }
+    // Nothing is billed twice, and no event is charged to the balance twice or not at all.
+    const twice = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "UsageEvent" WHERE "workspaceId" = ${workspace.id} GROUP BY "id" HAVING COUNT(*) > 1`;
+    expect(twice).toEqual([]);
+    const seen = new Set([ready.value.requestId, ...outcomes.map((o) => o.outcome.requestId)]);
+    expect(events.filter((e) => !seen.has(e.id)).length, "events of calls whose answer never began").toBeLessThanOrEqual(cut.filter((o) => o.outcome.status === null).length);
+    const { balance } = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id }, select: { balance: true } });
+    const usage = events.reduce((acc, e) => acc.plus(money(e.cost)), money(0));
+    expect(formatMoney(balance)).toBe(formatMoney(money(10).minus(usage)));
+  }, 90_000);
+});
