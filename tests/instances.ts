@@ -39,12 +39,15 @@ export async function startGatewayInstance(opts: { env?: Record<string, string> 
     },
     "pipe",
   );
-  // Piped output must be read, or the child blocks once the pipe is full.
+  // Piped output must be read, or the child blocks once the pipe is full. GATEWAY_TEST_LOGS=1 shows it.
   const lines: string[] = [];
+  const show = process.env.GATEWAY_TEST_LOGS === "1";
   for (const stream of [child.proc.stdout, child.proc.stderr]) {
     stream?.setEncoding("utf8");
     stream?.on("data", (text: string) => {
-      lines.push(...text.split("\n").filter(Boolean));
+      const added = text.split("\n").filter(Boolean);
+      if (show) for (const line of added) process.stdout.write(`[instance :${port}] ${line}\n`);
+      lines.push(...added);
       if (lines.length > KEPT_LINES) lines.splice(0, lines.length - KEPT_LINES);
     });
   }
