@@ -22,7 +22,12 @@ export function databaseUrl(): string {
 }
 
 export function createDb(url = databaseUrl()): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: 10 }),
+    // Prisma's defaults (2 s to get a connection, 5 s per transaction) turn a busy moment (a burst
+    // of video creates queued on one key's row lock, a loaded host) into 500s; wait longer instead.
+    transactionOptions: { maxWait: 10_000, timeout: 20_000 },
+  });
 }
 
 function client(): PrismaClient {
