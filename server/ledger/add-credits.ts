@@ -3,7 +3,7 @@ import { db, type Tx } from "../infra/db/client";
 import { errors } from "../kernel/errors";
 import { newId } from "../kernel/ids";
 import { DECIMAL_STRING, formatMoney, money, ZCreditAmount } from "../kernel/money";
-
+import { applyMovements } from "./movements";
 
 export const ZAddCreditsInput = z.object({
   workspaceId: z.string().min(1),
@@ -16,25 +16,27 @@ export type AddCreditsInput = z.input<typeof ZAddCreditsInput>;
 /** The workspace after the credit, its balance as a decimal string. */
 export type CreditedWorkspace = { id: string; name: string; balance: string; createdAt: string };
 
-/** Records the credit in the ledger and raises the balance by exactly that amount, atomically. */
+/**
+ * Records the credit in the ledger and raises the balance by exactly that amount, in one movement
+ * (movements.ts). Other instances hear of it over NOTIFY when the transaction commits, so a
+ * workspace they refused for lack of credit is admitted again at once.
+ */
 export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<CreditedWorkspace> {
   const data = ZAddCreditsInput.parse(input);
   const exists = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
   if (!exists) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
-  await tx.creditLedgerEntry.create({
-    data: {
-      id: newId("cred"),
-      workspaceId: data.workspaceId,
+  const entryId = newId("cred");
+  await applyMovements(tx, [
+    {
+      id: `credit:${entryId}`,
       kind: "credit",
+      workspaceId: data.workspaceId,
+      apiKeyId: null,
       amount: formatMoney(data.amount),
-      note: data.note ?? null,
-      createdById: data.createdById ?? null,
+      entry: { id: entryId, note: data.note ?? null, createdById: data.createdById ?? null },
     },
-  });
-  const row = await tx.workspace.update({
-    where: { id: data.workspaceId },
-    data: { balance: { increment: formatMoney(data.amount) } },
-  });
+  ]);
+  const row = await tx.workspace.findUniqueOrThrow({ where: { id: data.workspaceId } });
   return { id: row.id, name: row.name, balance: formatMoney(row.balance), createdAt: row.createdAt.toISOString() };
 }
 

@@ -3,9 +3,8 @@
 // node that breaks off mid-stream costs nothing (the client's connection is broken off too).
 import type { CallContext } from "../../identity/principal";
 import { BinaryBody } from "../../kernel/binary-body";
-import { assertCanSpend } from "../../ledger/balance-cache";
-import { characterCost, characterCount } from "../../routing/catalog/media-pricing";
-import { meteringFor, recordCall } from "../../ledger/meter";
+import { characterCost, characterCount, maxSpeechCost } from "../../routing/catalog/media-pricing";
+import { admit, recordCall, release } from "../../ledger/meter";
 import { resolveModel } from "../../routing/catalog/models";
 import { upstreamError, withFailover } from "../../routing/nodes/router";
 import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
@@ -24,29 +23,35 @@ const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
 export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promise<BinaryBody> {
   const { row } = await resolveModel(req.model);
   requireModelType(row, "speech", "/v1/audio/speech");
-  await assertCanSpend(ctx.principal.workspaceId);
+  const metering = await admit(ctx, "/v1/audio/speech", maxSpeechCost(row, req.input));
   const started = performance.now();
-  const { result, routed, release } = await withFailover(row.id, (r) =>
+  const { result, routed, release: done } = await withFailover(row.id, (r) =>
     postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),
-  );
+  ).catch((err: unknown) => {
+    release(metering);
+    throw err;
+  });
   const characters = characterCount(req.input);
-  const bill = () =>
-    recordCall(meteringFor(ctx, "/v1/audio/speech"), { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });
+  const bill = () => recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });
   async function* relay(): AsyncGenerator<Uint8Array> {
     let held: Uint8Array | undefined;
     try {
-      // One chunk is held back, so the usage event is committed before the last byte leaves.
-      for await (const chunk of result.body as AsyncIterable<Buffer>) {
-        if (held) yield held;
-        held = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      try {
+        // One chunk is held back, so the usage event is committed before the last byte leaves.
+        for await (const chunk of result.body as AsyncIterable<Buffer>) {
+          if (held) yield held;
+          held = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        }
+      } catch {
+        throw upstreamError(new UpstreamFailure("protocol", "the node broke off the audio stream", 502));
+      } finally {
+        done();
       }
-    } catch {
-      throw upstreamError(new UpstreamFailure("protocol", "the node broke off the audio stream", 502));
+      await bill();
+      if (held) yield held;
     } finally {
-      release();
+      release(metering); // a no-op once charged
     }
-    await bill();
-    if (held) yield held;
   }
   return new BinaryBody(relay(), CONTENT_TYPES[req.response_format]);
 }

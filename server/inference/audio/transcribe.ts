@@ -3,9 +3,9 @@
 // passes the node's transcript on. Billed `per_audio_second` × the decoded duration.
 import type { CallContext } from "../../identity/principal";
 import { BinaryBody } from "../../kernel/binary-body";
-import { assertCanSpend } from "../../ledger/balance-cache";
 import { audioSecondsCost } from "../../routing/catalog/media-pricing";
-import { meteringFor, recordCall } from "../../ledger/meter";
+import { admit, recordCall, release, type Metering } from "../../ledger/meter";
+import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
@@ -37,8 +37,18 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   if (req.timestamp_granularities && req.response_format !== "verbose_json") {
     throw errors.invalidRequest("timestamp_granularities requires response_format `verbose_json`.", "timestamp_granularities");
   }
+  // The decoded duration is what is billed, so the reservation is exactly the cost.
   const seconds = await decodedDuration(req.file);
-  await assertCanSpend(ctx.principal.workspaceId);
+  const metering = await admit(ctx, endpoint, audioSecondsCost(row, seconds));
+  try {
+    return await callNode(metering, row, req, task, seconds);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
+}
+
+async function callNode(metering: Metering, row: ModelRow, req: TranscriptionRequest, task: Task, seconds: string): Promise<Record<string, unknown> | BinaryBody> {
   const started = performance.now();
   const path = task === "transcribe" ? "/audio/transcriptions" : "/audio/translations";
   const { result, routed, release } = await withFailover(row.id, async (r) => {
@@ -51,7 +61,7 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   });
   release();
   const answer = shapeTranscript(result.text, req.response_format, task, seconds);
-  await recordCall(meteringFor(ctx, endpoint), { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });
+  await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });
   return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
 }
 

@@ -1,10 +1,12 @@
-// POST /v1/chat/completions: resolve the model, check it can serve the request and that the
-// workspace can pay, route to a node (with failover), meter what the node reports, answer.
-import { assertCanSpend } from "../../ledger/balance-cache";
+// POST /v1/chat/completions: resolve the model, check it can serve the request, reserve the most
+// the call can cost (402 when the workspace cannot cover it), route to a node (with failover),
+// charge what the node reports, answer. A stream keeps its reservation until its charge commits
+// or it fails (relay-stream.ts).
+import { admit, release } from "../../ledger/meter";
+import { maxChatCost } from "../../routing/catalog/pricing";
 import { resolveModel } from "../../routing/catalog/models";
 import { assertChatCapable } from "./capabilities";
 import type { CallContext } from "../../identity/principal";
-import { meteringFor } from "../../ledger/meter";
 import { completeOnNode, streamOnNode } from "./call-node";
 import { normalizeCompletion } from "./completion-shape";
 import type { ChatCompletionRequest } from "./schema";
@@ -12,8 +14,12 @@ import type { ChatCompletionRequest } from "./schema";
 export async function createChatCompletion(ctx: CallContext, req: ChatCompletionRequest): Promise<Record<string, unknown> | AsyncIterable<string>> {
   const { row } = await resolveModel(req.model);
   assertChatCapable(row, req);
-  await assertCanSpend(ctx.principal.workspaceId);
-  const metering = meteringFor(ctx, "/v1/chat/completions");
-  if (req.stream) return streamOnNode(metering, row, req, req.stream_options?.include_usage === true);
-  return normalizeCompletion(await completeOnNode(metering, row, req), row.id);
+  const metering = await admit(ctx, "/v1/chat/completions", maxChatCost(row, req));
+  try {
+    if (req.stream) return await streamOnNode(metering, row, req, req.stream_options?.include_usage === true);
+    return normalizeCompletion(await completeOnNode(metering, row, req), row.id);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
 }

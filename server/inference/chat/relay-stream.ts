@@ -3,14 +3,14 @@
 // usage chunk the gateway always asks for is read for billing and dropped unless the client
 // asked for it. Usage is committed before the stream's end ([DONE]) is sent; if the client
 // left, the stream is still read to its end by the SSE writer, so the bill is what the node
-// really produced.
+// really produced. The call's reservation is held until its charge commits, and ended when the
+// stream fails.
 import type { Dispatcher } from "undici";
-import { recordCall } from "../../ledger/meter";
+import { recordCall, release, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { GatewayError } from "../../kernel/errors";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
-import type { Metering } from "../../ledger/meter";
 
 type RelayInput = {
   body: Dispatcher.ResponseData["body"];
@@ -51,6 +51,14 @@ async function* ssePayloads(body: AsyncIterable<Buffer>): AsyncGenerator<string>
 }
 
 export async function* relayChatStream(input: RelayInput): AsyncGenerator<string> {
+  try {
+    yield* relayAndCharge(input);
+  } finally {
+    release(input.metering); // a no-op once the charge committed
+  }
+}
+
+async function* relayAndCharge(input: RelayInput): AsyncGenerator<string> {
   const { row, metering } = input;
   // Servers differ in JSON spacing ("model":"x" or "model": "x"); match both.
   const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

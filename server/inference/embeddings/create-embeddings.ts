@@ -1,7 +1,8 @@
-// POST /v1/embeddings: routed like chat, billed on the input tokens the node reports.
-import { meteringFor, recordCall } from "../../ledger/meter";
-import { assertCanSpend } from "../../ledger/balance-cache";
-import { tokenCost } from "../../routing/catalog/pricing";
+// POST /v1/embeddings: routed like chat, billed on the input tokens the node reports (after
+// reserving the most the inputs can count).
+import { admit, recordCall, release, type Metering } from "../../ledger/meter";
+import { maxEmbeddingCost, tokenCost } from "../../routing/catalog/pricing";
+import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import type { CallContext } from "../../identity/principal";
 import { errors } from "../../kernel/errors";
@@ -14,7 +15,16 @@ export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest)
   if (row.type !== "embedding") {
     throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
   }
-  await assertCanSpend(ctx.principal.workspaceId);
+  const metering = await admit(ctx, "/v1/embeddings", maxEmbeddingCost(row, req.input));
+  try {
+    return await embed(metering, row, req);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
+}
+
+async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { result, routed, release } = await withFailover(row.id, async (r) => {
     const res = await postJson(r.node, "/embeddings", JSON.stringify({ ...req, model: r.upstreamModel }));
@@ -27,6 +37,6 @@ export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest)
   release();
   const inputTokens = result.usage?.prompt_tokens ?? 0;
   const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-  await recordCall(meteringFor(ctx, "/v1/embeddings"), { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, cost: tokenCost(row, usage) });
+  await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, cost: tokenCost(row, usage) });
   return { ...result, object: "list", model: row.id, usage: { prompt_tokens: inputTokens, total_tokens: result.usage?.total_tokens ?? inputTokens } };
 }

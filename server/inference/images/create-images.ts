@@ -2,9 +2,8 @@
 // for b64_json; billed `per_image` × the images returned.
 import type { CallContext } from "../../identity/principal";
 import { requireModelType } from "../audio/model-type";
-import { assertCanSpend } from "../../ledger/balance-cache";
-import { imageCost } from "../../routing/catalog/media-pricing";
-import { meteringFor, recordCall } from "../../ledger/meter";
+import { imageCost, maxImageCost } from "../../routing/catalog/media-pricing";
+import { admit, recordCall, release, type Metering } from "../../ledger/meter";
 import { getCatalog } from "../../routing/catalog/catalog-cache";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
@@ -33,14 +32,20 @@ async function imageModel(id: string | undefined, endpoint: string): Promise<Mod
   throw errors.invalidRequest("No image model is available; pass `model`.", "model");
 }
 
-async function run(
-  ctx: CallContext,
-  endpoint: string,
-  row: ModelRow,
-  req: { response_format: "b64_json" | "url"; origin: string },
-  call: (r: Routed) => Promise<UpstreamResponse>,
-): Promise<ImagesResult> {
-  await assertCanSpend(ctx.principal.workspaceId);
+type Shape = { response_format: "b64_json" | "url"; origin: string; n?: number | null };
+
+/** Reserves `n` images' price, calls the node, charges the images returned (at most `n`). */
+async function run(ctx: CallContext, endpoint: string, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): Promise<ImagesResult> {
+  const metering = await admit(ctx, endpoint, maxImageCost(row, req.n));
+  try {
+    return await generate(metering, row, req, call);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
+}
+
+async function generate(metering: Metering, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): Promise<ImagesResult> {
   const started = performance.now();
   const { result, routed, release } = await withFailover(row.id, async (r) => {
     const res = await call(r);
@@ -53,7 +58,7 @@ async function run(
   release();
   const images = nodeImages(result);
   const data = await deliverImages(images, req.response_format, req.origin);
-  await recordCall(meteringFor(ctx, endpoint), { modelId: row.id, nodeId: routed.node.id, started }, { images: data.length, cost: imageCost(row, data.length) });
+  await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { images: data.length, cost: imageCost(row, data.length) });
   const created = (result as { created?: unknown }).created;
   return { created: typeof created === "number" ? created : Math.floor(Date.now() / 1000), data };
 }

@@ -3,8 +3,9 @@
 // overwrite) and aborts the node call if it runs here. A gateway that stops while a background
 // response runs loses that run: the sweeper marks it failed (background_interrupted) once it
 // has been open longer than BACKGROUND_RESPONSE_TIMEOUT_MS; the interrupted run costs nothing.
+// The call's reservation (admitted before the response was accepted) is held until the run ends.
 import type { ModelRow } from "../../routing/catalog/model-row";
-import type { Metering } from "../../ledger/meter";
+import { release, type Metering } from "../../ledger/meter";
 import { completeOnNode } from "../chat/call-node";
 import { db } from "../../infra/db/client";
 import { GatewayError } from "../../kernel/errors";
@@ -36,6 +37,7 @@ export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<
         (e) => console.error("could not record a failed background response:", e),
       );
     } finally {
+      release(m); // the reservation ends with the charge, or here if there was none
       running.delete(id);
     }
   })();

@@ -1,6 +1,8 @@
 // POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
-import { assertCanSpend } from "../../ledger/balance-cache";
+import { admit, release, type Metering } from "../../ledger/meter";
+import { maxChatCost } from "../../routing/catalog/pricing";
+import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import type { CallContext } from "../../identity/principal";
 import { completeOnNode } from "../chat/call-node";
@@ -35,10 +37,23 @@ export async function createResponse(ctx: CallContext, req: ResponseCreate): Pro
   const inputItems = normalizeInput(req.input);
   const chatRequest = toChatRequest(req, [...(await history(workspaceId, req.previous_response_id)), ...inputItems]);
   assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
-  await assertCanSpend(workspaceId);
+  const id = `resp_${randomBase62(24)}`;
+  // The usage event's id is the response id: one charge per response. The reservation is held
+  // until that charge commits (for background and streamed responses, after this returns).
+  const metering = await admit(ctx, "/v1/responses", maxChatCost(row, chatRequest), id);
+  try {
+    return await respond(metering, row, req, chatRequest, inputItems);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
+}
 
+async function respond(metering: Metering, row: ModelRow, req: ResponseCreate, chatRequest: Record<string, unknown>, inputItems: Item[]): Promise<Record<string, unknown> | EventStream> {
+  const { ctx } = metering;
+  const workspaceId = ctx.principal.workspaceId;
   const state: ResponseState = {
-    id: `resp_${randomBase62(24)}`,
+    id: metering.eventId,
     modelId: row.id,
     status: "in_progress",
     background: req.background === true,
@@ -53,8 +68,6 @@ export async function createResponse(ctx: CallContext, req: ResponseCreate): Pro
     createdAt: new Date(),
     completedAt: null,
   };
-  // The usage event's id is the response id: one charge per response.
-  const metering = { ctx, eventId: state.id, endpoint: "/v1/responses" };
 
   if (state.background) {
     state.status = "queued";

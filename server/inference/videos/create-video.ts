@@ -1,16 +1,14 @@
 // POST /v1/videos: validate against the model, reserve the job's highest possible cost, and
 // insert the job and its queue entry, all in one transaction: a job exists only with its money
-// reserved and its render queued, or not at all.
+// reserved and its render queued, or not at all (the ledger's withVideoReservation).
 import type { CallContext } from "../../identity/principal";
-import { noteBalance } from "../../ledger/balance-cache";
+import { withVideoReservation } from "../../ledger/video-money";
 import { videoCost } from "../../routing/catalog/media-pricing";
 import { resolveModel } from "../../routing/catalog/models";
-import { db } from "../../infra/db/client";
 import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { inTransaction, jobQueue, QUEUES } from "../../infra/jobs/boss";
-import { assertKeyCanReserve } from "../../ledger/key-reservation";
 import { formatMoney } from "../../kernel/money";
 import type { VideoCreate } from "./schema";
 import { toVideoObject, type VideoJobObject } from "./video-object";
@@ -29,17 +27,12 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
   const id = newId("video");
   const boss = await jobQueue();
 
-  const { job, balance } = await db.$transaction(async (tx) => {
-    if (ctx.principal.keyId) await assertKeyCanReserve(tx, ctx.principal.keyId, reserved);
-    const taken = await tx.$queryRaw<{ balance: string }[]>`
-      UPDATE "Workspace" SET "balance" = "balance" - ${reserved}::numeric, "updatedAt" = now()
-      WHERE "id" = ${workspaceId} AND "balance" >= ${reserved}::numeric
-      RETURNING "balance"::text AS balance`;
-    if (taken.length === 0) {
-      throw errors.insufficientQuota(
-        `This video can cost up to ${reserved} USD (${spec.seconds} s at ${spec.size}, ${spec.fps} fps), more than the workspace's balance. Add credits, or ask for fewer seconds, a smaller size or a lower fps.`,
-      );
-    }
+  const refusal = () =>
+    errors.insufficientQuota(
+      `This video can cost up to ${reserved} USD (${spec.seconds} s at ${spec.size}, ${spec.fps} fps), more than the workspace's balance. Add credits, or ask for fewer seconds, a smaller size or a lower fps.`,
+    );
+  const payer = { id, workspaceId, apiKeyId: ctx.principal.keyId };
+  const job = await withVideoReservation(payer, reserved, refusal, async (tx) => {
     const job = await tx.videoJob.create({
       data: {
         id,
@@ -66,8 +59,7 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
       // pg-boss caps an attempt at 24 h; the job's own timeout is enforced by the sweep either way.
       expireInSeconds: Math.min(Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1), 24 * 3600),
     });
-    return { job, balance: taken[0]!.balance };
+    return job;
   });
-  noteBalance(workspaceId, balance);
   return toVideoObject(job);
 }

@@ -8,6 +8,8 @@ export const Channel = {
   keyChanged: "gateway_key_changed",
   catalogChanged: "gateway_catalog_changed",
   nodesChanged: "gateway_nodes_changed",
+  /** Payload: a workspace id whose free balance grew (credits, a released reservation, a lease given back). */
+  balanceChanged: "gateway_balance_changed",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

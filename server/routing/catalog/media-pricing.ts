@@ -44,3 +44,16 @@ export function videoCost(price: VideoPrice, seconds: MoneyT | string | number):
     .dividedBy(24)
     .toDecimalPlaces(VIDEO_COST_PLACES, Money.ROUND_HALF_EVEN);
 }
+
+// Upper bounds, from the request alone, of what a media call can cost (reserved before the node is
+// called). Speech and transcription are known exactly beforehand; images by the count asked for.
+
+/** Speech: the input's characters are what is billed. */
+export function maxSpeechCost(row: ModelRow, input: string): MoneyT {
+  return characterCost(row, characterCount(input));
+}
+
+/** Images: `n` images at most (a node returning more is billed for `n`). */
+export function maxImageCost(row: ModelRow, n: number | null | undefined): MoneyT {
+  return imageCost(row, Math.max(1, Math.floor(n ?? 1)));
+}

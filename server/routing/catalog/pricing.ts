@@ -21,3 +21,62 @@ export function tokenCost(row: ModelRow, u: TokenUsage): MoneyT {
     .plus(money(row.priceReasoningPer1m).times(reasoning))
     .dividedBy(PER_MILLION);
 }
+
+// Upper bounds, from the request alone, of what a call can cost: what the ledger reserves before
+// the node is called (and what an x402 `upto` payment would ask for). Cheap (no tokenizer) and
+// exact decimals.
+
+/** Tokens the chat template adds around the messages (role markers, the reply's priming) beyond their JSON. */
+const PROMPT_ALLOWANCE = 16;
+const MESSAGE_ALLOWANCE = 8;
+const TEXT_PARTS = new Set(["text", "input_text", "output_text", "refusal"]);
+
+type ChatBody = Record<string, unknown> & { messages?: unknown };
+
+function hasNonTextPart(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some((m) => {
+    const content = (m as { content?: unknown } | null)?.content;
+    return Array.isArray(content) && content.some((p) => !TEXT_PARTS.has(String((p as { type?: unknown } | null)?.type)));
+  });
+}
+
+/**
+ * The most input tokens a chat request can count. Byte-level tokenizers never make more tokens than
+ * UTF-8 bytes, and the request's JSON holds every byte of the messages, tools and schemas that the
+ * prompt is made of, plus a per-message allowance for the template. Images, audio and files count
+ * tokens unrelated to their bytes: a request with such a part may fill the model's context. Never
+ * more than the context length (a model cannot read more).
+ */
+export function maxPromptTokens(row: Pick<ModelRow, "contextLength">, body: ChatBody): number {
+  if (hasNonTextPart(body.messages)) return row.contextLength;
+  const messages = Array.isArray(body.messages) ? body.messages.length : 0;
+  const bound = Buffer.byteLength(JSON.stringify(body)) + PROMPT_ALLOWANCE + MESSAGE_ALLOWANCE * messages;
+  return Math.min(bound, row.contextLength);
+}
+
+const positive = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+
+/** The most output tokens: the request's limit (the larger, if both are given), else the model's; times `n` choices. */
+export function maxCompletionTokens(row: Pick<ModelRow, "maxOutputTokens">, body: ChatBody): number {
+  const asked = Math.max(positive(body.max_completion_tokens), positive(body.max_tokens));
+  return (asked || row.maxOutputTokens) * Math.max(1, positive(body.n));
+}
+
+/** Chat completions and responses: every input token at the dearer input price, every output token at the dearer output price. */
+export function maxChatCost(row: ModelRow, body: ChatBody): MoneyT {
+  const input = Money.max(money(row.priceInputPer1m), money(row.priceCacheReadPer1m));
+  const output = Money.max(money(row.priceOutputPer1m), money(row.priceReasoningPer1m));
+  return input.times(maxPromptTokens(row, body)).plus(output.times(maxCompletionTokens(row, body))).dividedBy(PER_MILLION);
+}
+
+/** Embeddings: per input, its UTF-8 bytes (or its token ids) plus an allowance, at most the context length. */
+export function maxEmbeddingCost(row: ModelRow, input: string | string[] | number[] | number[][]): MoneyT {
+  const items: (string | number[])[] = typeof input === "string" ? [input] : typeof input[0] === "number" ? [input as number[]] : (input as (string | number[])[]);
+  let tokens = 0;
+  for (const item of items) {
+    const bound = (typeof item === "string" ? Buffer.byteLength(item) : item.length) + MESSAGE_ALLOWANCE;
+    tokens += Math.min(bound, row.contextLength);
+  }
+  return money(row.priceInputPer1m).times(tokens).dividedBy(PER_MILLION);
+}

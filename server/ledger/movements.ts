@@ -1,0 +1,180 @@
+// The one way a balance changes. applyMovements writes a batch of movements with ONE statement:
+// each movement is inserted idempotently (its id is the idempotency key), usage movements insert
+// their usage event and credit movements their credit ledger entry, and every derived figure moves
+// by exactly the sum of the movements actually inserted: the workspace's balance, the API key's
+// `spent` (usage only) and the credit lease the charge was reserved from. A repeated id inserts
+// nothing and so changes nothing. Net increases of a workspace's balance are announced over
+// NOTIFY (delivered at commit), so instances that ran out of lease look again.
+import type { Tx } from "../infra/db/client";
+import { Channel } from "../infra/db/notify";
+import { formatMoney, money, Money } from "../kernel/money";
+
+export type MovementKind = "usage" | "credit" | "adjustment" | "video_reserve" | "video_settle" | "video_release";
+
+/** What a usage movement records beside its amount (the UsageEvent row). */
+export type UsageRecord = {
+  eventId: string;
+  modelId: string;
+  nodeId: string | null;
+  endpoint: string;
+  inputTokens?: number;
+  cachedTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+  characters?: number;
+  audioSeconds?: string;
+  images?: number;
+  videoSeconds?: string;
+  latencyMs?: number | null;
+};
+
+export type Movement = {
+  id: string;
+  kind: MovementKind;
+  workspaceId: string;
+  apiKeyId: string | null;
+  /** Signed effect on the balance (charges and reservations negative). At most 18 decimal places are kept. */
+  amount: Money | string;
+  usage?: UsageRecord;
+  /** For credits and adjustments: the CreditLedgerEntry written with the movement. */
+  entry?: { id: string; note: string | null; createdById: string | null };
+  /** The instance whose credit lease the charge was reserved from: its lease shrinks by the charge. */
+  leaseInstanceId?: string;
+};
+
+export type LeaseRow = { workspaceId: string; instanceId: string; amount: string; version: bigint };
+
+export type Applied = {
+  /** Ids of the movements inserted by this call (a repeated id is absent). */
+  inserted: Set<string>;
+  balances: Map<string, string>;
+  /** New `spent` per API key hash. */
+  keySpent: Map<string, string>;
+  leases: LeaseRow[];
+};
+
+type Queryable = Pick<Tx, "$queryRawUnsafe">;
+
+const MAX_INT = 2_147_483_647;
+const PLACES = 18;
+
+/** Counts go into int columns: whole numbers from 0 to 2^31-1, whatever a node reported. */
+const count = (n: number | undefined) => Math.min(MAX_INT, Math.max(0, Math.floor(Number.isFinite(n) ? n! : 0)));
+
+/** An amount as the database keeps it (18 places, half-even), so sums in code match sums in SQL. */
+export const toStored = (amount: Money | string) => money(amount).toDecimalPlaces(PLACES, Money.ROUND_HALF_EVEN);
+
+// One row of the VALUES list: the movement, then what its usage event or credit entry needs.
+const COLUMNS: [string, string][] = [
+  ["id", "text"], ["kind", "text"], ["workspaceId", "text"], ["apiKeyId", "text"], ["amount", "numeric"], ["lease", "text"],
+  ["eventId", "text"], ["modelId", "text"], ["nodeId", "text"], ["endpoint", "text"], ["inputTokens", "int"], ["cachedTokens", "int"],
+  ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
+  ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
+];
+
+function values(m: Movement): unknown[] {
+  const u = m.usage;
+  return [
+    m.id, m.kind, m.workspaceId, m.apiKeyId, formatMoney(toStored(m.amount)), m.leaseInstanceId ?? null,
+    u?.eventId ?? null, u?.modelId ?? null, u?.nodeId ?? null, u?.endpoint ?? null, count(u?.inputTokens), count(u?.cachedTokens),
+    count(u?.outputTokens), count(u?.reasoningTokens), count(u?.characters), u?.audioSeconds ?? "0", count(u?.images),
+    u?.videoSeconds ?? "0", u?.latencyMs == null ? null : count(u.latencyMs), m.entry?.id ?? null, m.entry?.note ?? null, m.entry?.createdById ?? null,
+  ];
+}
+
+function check(m: Movement): void {
+  const sign = money(m.amount).comparedTo(0);
+  const negative = m.kind === "usage" || m.kind === "video_reserve";
+  const positive = m.kind === "credit" || m.kind === "video_settle" || m.kind === "video_release";
+  if ((negative && sign > 0) || (positive && sign < 0)) throw new Error(`ledger: a ${m.kind} movement cannot be ${formatMoney(m.amount)}`);
+  if (m.kind === "usage" && !m.usage) throw new Error("ledger: a usage movement needs its usage event");
+  if ((m.kind === "credit" || m.kind === "adjustment") && !m.entry) throw new Error("ledger: a credit movement needs its ledger entry");
+}
+
+const SQL = (tuples: string) => `
+  WITH input (${COLUMNS.map(([c]) => `"${c}"`).join(", ")}) AS (VALUES ${tuples}),
+  moved AS (
+    INSERT INTO "BalanceMovement" ("id", "workspaceId", "apiKeyId", "kind", "amount")
+    SELECT "id", "workspaceId", "apiKeyId", "kind"::"MovementKind", "amount" FROM input
+    ON CONFLICT ("id") DO NOTHING
+    RETURNING "id", "workspaceId", "apiKeyId", "kind", "amount"
+  ), events AS (
+    INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
+      "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs")
+    SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
+      i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs"
+    FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
+  ), entries AS (
+    INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")
+    SELECT i."entryId", m."workspaceId", m."kind"::text::"LedgerKind", m."amount", i."note", i."createdById"
+    FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" IN ('credit', 'adjustment')
+  ), workspace_totals AS (
+    SELECT "workspaceId", SUM("amount") AS total FROM moved GROUP BY "workspaceId"
+  ), workspaces AS (
+    UPDATE "Workspace" w SET "balance" = w."balance" + t.total, "updatedAt" = now()
+    FROM workspace_totals t WHERE w."id" = t."workspaceId"
+    RETURNING w."id", w."balance", t.total
+  ), key_totals AS (
+    SELECT "apiKeyId", -SUM("amount") AS total FROM moved WHERE "kind" = 'usage' AND "apiKeyId" IS NOT NULL GROUP BY "apiKeyId"
+  ), keys AS (
+    UPDATE "ApiKey" k SET "spent" = k."spent" + t.total
+    FROM key_totals t WHERE k."id" = t."apiKeyId"
+    RETURNING k."hash", k."spent"
+  ), lease_totals AS (
+    SELECT m."workspaceId", i."lease", -SUM(m."amount") AS total
+    FROM moved m JOIN input i ON i."id" = m."id" WHERE i."lease" IS NOT NULL GROUP BY m."workspaceId", i."lease"
+  ), leases AS (
+    UPDATE "CreditLease" l SET "amount" = l."amount" - t.total, "version" = nextval('"CreditLease_version_seq"')
+    FROM lease_totals t WHERE l."workspaceId" = t."workspaceId" AND l."instanceId" = t."lease"
+    RETURNING l."workspaceId", l."instanceId", l."amount", l."version"
+  ), notified AS (
+    SELECT pg_notify('${Channel.balanceChanged}', "id") FROM workspaces WHERE total > 0
+  )
+  SELECT 'movement' AS kind, "id" AS ref, NULL AS instance, NULL AS amount, NULL::bigint AS version FROM moved
+  UNION ALL SELECT 'workspace', "id", NULL, "balance"::text, NULL FROM workspaces
+  UNION ALL SELECT 'key', "hash", NULL, "spent"::text, NULL FROM keys
+  UNION ALL SELECT 'lease', "workspaceId", "instanceId", "amount"::text, "version" FROM leases
+  UNION ALL SELECT 'notified', NULL, NULL, NULL, COUNT(*) FROM notified`;
+
+type Row = { kind: string; ref: string | null; instance: string | null; amount: string | null; version: bigint | null };
+
+/**
+ * Applies movements in one statement (run it inside the transaction of whatever else must happen
+ * with them, e.g. a video job's status change). Within one call, a repeated id counts once.
+ */
+export async function applyMovements(q: Queryable, movements: Movement[]): Promise<Applied> {
+  const applied: Applied = { inserted: new Set(), balances: new Map(), keySpent: new Map(), leases: [] };
+  const seen = new Set<string>();
+  // Sorted, so that concurrent statements touch the rows of several workspaces in the same order.
+  const unique = movements
+    .filter((m) => !seen.has(m.id) && seen.add(m.id))
+    .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0));
+  if (!unique.length) return applied;
+  const params: unknown[] = [];
+  const tuples = unique.map((m) => {
+    check(m);
+    const cells = values(m).map((v, i) => {
+      params.push(v);
+      return `$${params.length}::${COLUMNS[i]![1]}`;
+    });
+    return `(${cells.join(", ")})`;
+  });
+  const rows = await q.$queryRawUnsafe<Row[]>(SQL(tuples.join(", ")), ...params);
+  for (const r of rows) {
+    if (r.kind === "movement") applied.inserted.add(r.ref!);
+    else if (r.kind === "workspace") applied.balances.set(r.ref!, r.amount!);
+    else if (r.kind === "key") applied.keySpent.set(r.ref!, r.amount!);
+    else if (r.kind === "lease") applied.leases.push({ workspaceId: r.ref!, instanceId: r.instance!, amount: r.amount!, version: BigInt(r.version!) });
+  }
+  return applied;
+}
+
+/** The movement of a billed call: its usage event, charged to the workspace and the key. */
+export function usageMovement(
+  payer: { workspaceId: string; apiKeyId: string | null },
+  cost: Money | string,
+  usage: UsageRecord,
+  leaseInstanceId?: string,
+): Movement {
+  return { id: `usage:${usage.eventId}`, kind: "usage", workspaceId: payer.workspaceId, apiKeyId: payer.apiKeyId, amount: money(cost).negated(), usage, leaseInstanceId };
+}

@@ -1,0 +1,81 @@
+// A video job's money, through the one movement statement:
+//   create:    video_reserve:<job>  -reserved   (from what no lease holds, with the job's insert)
+//   completed: video_release:<job>  +reserved (kind video_settle), and usage:<job> -cost with its
+//              usage event, in the transaction that marks the job completed
+//   failed:    video_release:<job>  +reserved (kind video_release), in the one that marks it failed
+// Both ends of a reservation share one id, so a reservation is given back at most once, whatever
+// path (worker, sweep) ends the job; the status guards of job-outcome.ts decide which path wins.
+import { db, type Tx } from "../infra/db/client";
+import type { GatewayError } from "../kernel/errors";
+import { money, type Money } from "../kernel/money";
+import { leaseBook } from "./credit-leases";
+import { assertKeyCanReserve } from "./key-reservation";
+import { applyMovements, usageMovement, type Applied, type Movement } from "./movements";
+import { noteKeySpent } from "./spend-notes";
+
+type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
+
+/** What a finished job tells the ledger: the job, what it had reserved, and for a completed one what it cost. */
+export type EndedJob = JobPayer & { reservedAmount: string };
+export type SettledJob = EndedJob & { modelId: string; nodeId: string | null; cost: string; billedSeconds: string; createdAt: Date };
+
+const reserve = (job: JobPayer, amount: Money | string): Movement => ({
+  id: `video_reserve:${job.id}`, kind: "video_reserve", workspaceId: job.workspaceId, apiKeyId: job.apiKeyId, amount: money(amount).negated(),
+});
+
+const giveBack = (job: EndedJob, kind: "video_settle" | "video_release"): Movement => ({
+  id: `video_release:${job.id}`, kind, workspaceId: job.workspaceId, apiKeyId: job.apiKeyId, amount: job.reservedAmount,
+});
+
+function noted(applied: Applied): void {
+  for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
+}
+
+/**
+ * Reserves a new job's highest cost and runs `work` (inserting the job and queueing its render) in
+ * the same transaction: a job exists only with its money reserved, or not at all. The amount must
+ * fit the key's spend limit (with what its running jobs hold), and what no credit lease holds;
+ * otherwise `refusal()` is thrown and nothing is written.
+ */
+export async function withVideoReservation<T>(job: JobPayer, amount: string, refusal: () => GatewayError, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return leaseBook().withFreeBalance(job.workspaceId, async (tx, free) => {
+    if (job.apiKeyId) await assertKeyCanReserve(tx, job.apiKeyId, amount);
+    if (free.lt(amount)) throw refusal();
+    await applyMovements(tx, [reserve(job, amount)]);
+    return work(tx);
+  });
+}
+
+/**
+ * Runs `complete` (a guarded status change returning the jobs it completed) and settles those jobs
+ * in the same transaction: the reservation back, the cost charged. Returns how many were settled.
+ */
+export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]>): Promise<number> {
+  const { jobs, applied } = await db.$transaction(async (tx) => {
+    const jobs = await complete(tx);
+    const movements = jobs.flatMap((job) => [
+      giveBack(job, "video_settle"),
+      usageMovement(job, job.cost, {
+        eventId: job.id,
+        modelId: job.modelId,
+        nodeId: job.nodeId,
+        endpoint: "/v1/videos",
+        videoSeconds: job.billedSeconds,
+        latencyMs: Date.now() - job.createdAt.getTime(),
+      }),
+    ]);
+    return { jobs, applied: await applyMovements(tx, movements) };
+  });
+  noted(applied);
+  return jobs.length;
+}
+
+/** Runs `fail` (a guarded status change returning the jobs it failed) and releases their reservations in the same transaction. */
+export async function releaseVideoJobs(fail: (tx: Tx) => Promise<EndedJob[]>): Promise<number> {
+  const jobs = await db.$transaction(async (tx) => {
+    const jobs = await fail(tx);
+    await applyMovements(tx, jobs.map((job) => giveBack(job, "video_release")));
+    return jobs;
+  });
+  return jobs.length;
+}
