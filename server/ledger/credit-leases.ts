@@ -2,24 +2,27 @@
 //
 // An instance holds, per workspace, a lease: a slice of the balance that it alone may spend,
 // granted under the workspace's row lock from the balance minus the other instances' unexpired
-// leases (LEASE_SQL). So the leases of all instances together
-// never exceed the balance. Every call reserves its highest possible cost from the lease in memory
-// (no database round trip while the lease covers it) and gives the reservation back when its
-// charge commits; the charge (capped at the reservation) lowers the balance and this lease in one
+// leases (lease-grant.ts). So the leases of all instances together never exceed the balance.
+// Every call reserves its highest possible cost from the lease in memory (no database round trip
+// while the lease covers it) and gives the reservation back when its charge commits; the charge (capped at the reservation) lowers the balance and this lease in one
 // statement (movements.ts). Hence the balance never goes below zero (see docs/BILLING.md for the
 // one exception: a lease that expired while its calls were still running).
 //
 // The database is asked only when the lease cannot cover a call (then for more than the call
 // needs, but at most half of what else is free, so other instances are left some), to renew a lease
 // in use before it expires, and to give back a lease left idle. A workspace whose free balance
-// cannot cover a call is refused from memory until its balance grows (NOTIFY) or STARVED_MS pass.
+// cannot cover a call is refused from memory until its balance grows (NOTIFY) or `starvedMs` pass.
 import { hostname } from "node:os";
 import { db, type Tx } from "../infra/db/client";
 import { Channel, listen } from "../infra/db/notify";
 import { errors } from "../kernel/errors";
 import { randomBase62 } from "../kernel/ids";
 import { formatMoney, money, Money } from "../kernel/money";
-import type { LeaseRow } from "./movements";
+import { Hold } from "./hold";
+import { grantLease, type LeaseAnswer, type LeaseRequest } from "./lease-grant";
+import { LEDGER_TX, type LeaseRow } from "./movements";
+
+export { Hold } from "./hold";
 
 export type LeaseOptions = {
   /** Lifetime of a lease the database grants; renewed while in use. */
@@ -58,74 +61,6 @@ const MAX_HOLD_MS = 60 * 60_000;
 /** A new lease covers the call and, if free, this many more calls like it. */
 const HEADROOM = 15;
 
-export class Hold {
-  private open = true;
-  constructor(
-    private readonly book: LeaseBook,
-    /** The lease it was taken from (the book's entry for the workspace). */
-    readonly lease: object,
-    readonly workspaceId: string,
-    readonly amount: Money,
-    readonly createdAt = Date.now(),
-  ) {}
-
-  /** Whose lease the charge of this call lowers. */
-  get instanceId(): string {
-    return this.book.instanceId;
-  }
-
-  get isOpen(): boolean {
-    return this.open;
-  }
-
-  /** Gives the reservation back to the lease (the call failed, or its charge committed). Idempotent. */
-  end(): void {
-    if (!this.open) return;
-    this.open = false;
-    this.book.unhold(this);
-  }
-}
-
-/**
- * Run with the workspace's row locked: sets the lease of instance $2 on workspace $1 to at most
- * `free`, the balance minus the other instances' unexpired leases, so that all leases together never
- * exceed the balance:
- *   free >= $4 (min): min, plus up to $5 (want) - min, but at most half of what else is free;
- *   otherwise:        $3 (keep), or less if even that is no longer free.
- * Expires in $6 ms unless set again. A lease that shrank is announced on Channel.balanceChanged.
- * Leases of instances long gone (expired ten minutes ago) are removed.
- */
-const LEASE_SQL = `
-  WITH others AS (
-    SELECT COALESCE(SUM(GREATEST("amount", 0)), 0) AS amount FROM "CreditLease"
-    WHERE "workspaceId" = $1 AND "instanceId" <> $2 AND "expiresAt" > now()
-  ), old AS (
-    SELECT "amount" FROM "CreditLease" WHERE "workspaceId" = $1 AND "instanceId" = $2
-  ), free AS (
-    SELECT GREATEST(w."balance" - o."amount", 0) AS amount FROM "Workspace" w, others o WHERE w."id" = $1
-  ), granted AS (
-    SELECT f."amount" AS free,
-      CASE WHEN f."amount" >= $4::numeric
-        THEN $4::numeric + LEAST(GREATEST($5::numeric - $4::numeric, 0), trunc((f."amount" - $4::numeric) / 2, 18))
-        ELSE LEAST(f."amount", $3::numeric) END AS amount
-    FROM free f
-  ), upserted AS (
-    INSERT INTO "CreditLease" ("workspaceId", "instanceId", "amount", "expiresAt")
-    SELECT $1, $2, g."amount", now() + $6::int * interval '1 millisecond' FROM granted g
-    WHERE g."amount" > 0 OR EXISTS (SELECT 1 FROM old)
-    ON CONFLICT ("workspaceId", "instanceId") DO UPDATE
-      SET "amount" = EXCLUDED."amount", "expiresAt" = EXCLUDED."expiresAt", "version" = nextval('"CreditLease_version_seq"')
-    RETURNING "amount", "version"
-  ), gone AS (
-    DELETE FROM "CreditLease" WHERE "workspaceId" = $1 AND "instanceId" <> $2 AND "expiresAt" < now() - interval '10 minutes'
-  ), notified AS (
-    SELECT pg_notify('${Channel.balanceChanged}', $1) FROM granted g, old WHERE g."amount" < old."amount"
-  )
-  SELECT COALESCE(u."amount", 0)::text AS amount, COALESCE(u."version", 0) AS version, g."free"::text AS free,
-    (SELECT COUNT(*) FROM notified) AS notified
-  FROM granted g LEFT JOIN upserted u ON true`;
-
-type LeaseAnswer = { amount: string; version: bigint; free: string };
 type Asked = { answer: LeaseAnswer | undefined; apply: () => void };
 
 export class LeaseBook {
@@ -221,24 +156,14 @@ export class LeaseBook {
   }
 
   /**
-   * Sets this instance's lease (see LEASE_SQL). `apply` records the answer, if it is the newest the
+   * Sets this instance's lease (lease-grant.ts). `apply` records the answer, if it is the newest the
    * instance has seen; inside a caller's transaction, only once that committed.
    */
-  private async ask(workspaceId: string, lease: Lease, p: { keep: Money; min: Money; want: Money }, tx?: Tx): Promise<Asked> {
+  private async ask(workspaceId: string, lease: Lease, p: LeaseRequest, tx?: Tx): Promise<Asked> {
     const sentAt = Date.now();
     this.stats.asks++;
-    const run = async (t: Tx) => {
-      // The workspace's row lock serialises this with every grant of its leases and every change
-      // of its balance (they all update the row). The next statement's snapshot is taken after
-      // the lock, so it sees every lease granted before.
-      const locked = await t.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Workspace" WHERE "id" = ${workspaceId} FOR UPDATE`;
-      if (!locked.length) return undefined;
-      const [row] = await t.$queryRawUnsafe<LeaseAnswer[]>(
-        LEASE_SQL, workspaceId, this.instanceId, formatMoney(p.keep), formatMoney(p.min), formatMoney(p.want), this.ttlMs,
-      );
-      return row;
-    };
-    const answer = tx ? await run(tx) : await db.$transaction(run);
+    const run = (t: Tx) => grantLease(t, workspaceId, this.instanceId, p, this.ttlMs);
+    const answer = tx ? await run(tx) : await db.$transaction(run, LEDGER_TX);
     const apply = () => {
       if (!answer) return; // no such workspace: nothing granted
       this.noteLease(lease, { amount: answer.amount, version: BigInt(answer.version) });
@@ -286,7 +211,7 @@ export class LeaseBook {
           apply = asked.apply;
           const free = asked.answer ? Money.max(money(asked.answer.free).minus(asked.answer.amount), 0) : money(0);
           return work(tx, free);
-        });
+        }, LEDGER_TX);
         apply?.();
         return result;
       } finally {

@@ -55,6 +55,9 @@ export type Applied = {
 
 type Queryable = Pick<Tx, "$queryRawUnsafe">;
 
+/** Ledger transactions may wait for a connection and for a workspace's row lock under load. */
+export const LEDGER_TX = { maxWait: 10_000, timeout: 30_000 };
+
 const MAX_INT = 2_147_483_647;
 const PLACES = 18;
 
@@ -109,13 +112,13 @@ const SQL = (tuples: string) => `
     SELECT i."entryId", m."workspaceId", m."kind"::text::"LedgerKind", m."amount", i."note", i."createdById"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" IN ('credit', 'adjustment')
   ), workspace_totals AS (
-    SELECT "workspaceId", SUM("amount") AS total FROM moved GROUP BY "workspaceId"
+    SELECT "workspaceId", SUM("amount") AS total FROM moved GROUP BY "workspaceId" ORDER BY "workspaceId"
   ), workspaces AS (
     UPDATE "Workspace" w SET "balance" = w."balance" + t.total, "updatedAt" = now()
     FROM workspace_totals t WHERE w."id" = t."workspaceId"
     RETURNING w."id", w."balance", t.total
   ), key_totals AS (
-    SELECT "apiKeyId", -SUM("amount") AS total FROM moved WHERE "kind" = 'usage' AND "apiKeyId" IS NOT NULL GROUP BY "apiKeyId"
+    SELECT "apiKeyId", -SUM("amount") AS total FROM moved WHERE "kind" = 'usage' AND "apiKeyId" IS NOT NULL GROUP BY "apiKeyId" ORDER BY "apiKeyId"
   ), keys AS (
     UPDATE "ApiKey" k SET "spent" = k."spent" + t.total
     FROM key_totals t WHERE k."id" = t."apiKeyId"

@@ -9,7 +9,7 @@
 // 3 × wal_writer_delay (200 ms by default, so 600 ms) of usage, never a part of a batch, and the
 // balance, key spent and leases of the lost batches are lost with them (they are one statement).
 import { db } from "../infra/db/client";
-import { applyMovements, type Applied, type Movement } from "./movements";
+import { applyMovements, LEDGER_TX, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
 
@@ -39,7 +39,7 @@ export class UsageWriter {
     const applied: Applied = await db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe("SET LOCAL synchronous_commit = off");
       return applyMovements(tx, batch.map((p) => p.movement));
-    });
+    }, LEDGER_TX);
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
     for (const p of batch) p.hold?.end();

@@ -10,7 +10,7 @@ import type { GatewayError } from "../kernel/errors";
 import { money, type Money } from "../kernel/money";
 import { leaseBook } from "./credit-leases";
 import { assertKeyCanReserve } from "./key-reservation";
-import { applyMovements, usageMovement, type Applied, type Movement } from "./movements";
+import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement } from "./movements";
 import { noteKeySpent } from "./spend-notes";
 
 type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
@@ -65,7 +65,7 @@ export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]
       }),
     ]);
     return { jobs, applied: await applyMovements(tx, movements) };
-  });
+  }, LEDGER_TX);
   noted(applied);
   return jobs.length;
 }
@@ -76,6 +76,6 @@ export async function releaseVideoJobs(fail: (tx: Tx) => Promise<EndedJob[]>): P
     const jobs = await fail(tx);
     await applyMovements(tx, jobs.map((job) => giveBack(job, "video_release")));
     return jobs;
-  });
+  }, LEDGER_TX);
   return jobs.length;
 }

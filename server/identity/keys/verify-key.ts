@@ -9,9 +9,10 @@
 // Spend limits: a key is refused once its `spent` (maintained by the meter in the statement that
 // charges its usage) reaches its `spendLimit`. The meter also updates this instance's cached
 // `spent` with every charge it commits, so on the instance that ran a call the next call sees it
-// at once; other instances see it within the freshness bound above. As with the workspace balance,
-// a call is admitted before its cost is known: the overshoot is at most the calls in flight plus
-// those admitted on instances whose entry is still within that bound.
+// at once; other instances see it within the freshness bound above. Unlike the workspace balance
+// (which reserves each call's highest cost, server/ledger/credit-leases.ts), a key's limit admits a
+// call while `spent` is below it: the overshoot is at most the calls in flight plus those admitted
+// on instances whose entry is still within that bound.
 import { LRUCache } from "lru-cache";
 import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
