@@ -11,22 +11,35 @@ function tooLarge(limit: number): GatewayError {
   });
 }
 
-export async function readBodyBytes(body: Readable, limit: number, declaredLength?: string): Promise<Buffer> {
-  if (Number(declaredLength ?? NaN) > limit) {
-    body.resume(); // read and drop what the client still sends, so it gets the answer
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > limit) {
+/**
+ * Reads a body up to `limit` bytes. Over the limit, the rest is read and dropped rather than the
+ * stream being torn down, so that the client, still sending, gets the 413 (and a host that
+ * feeds the stream, like Next.js, is not left writing into a closed one).
+ */
+export function readBodyBytes(body: Readable, limit: number, declaredLength?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    if (Number(declaredLength ?? NaN) > limit) {
       body.resume();
-      throw tooLarge(limit);
+      return reject(tooLarge(limit));
     }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let failed = false;
+    body.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      total += chunk.byteLength;
+      if (total <= limit) return void chunks.push(chunk);
+      failed = true;
+      chunks.length = 0;
+      reject(tooLarge(limit));
+    });
+    body.once("end", () => failed || resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    body.once("error", () => {
+      if (failed) return;
+      failed = true;
+      reject(new GatewayError({ status: 400, code: "invalid_request", message: "The request body could not be read (the connection broke off)." }));
+    });
+  });
 }
 
 export function parseJson(bytes: Buffer): unknown {

@@ -3,6 +3,7 @@
 // plane that `npm start` runs.
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { BinaryBody } from "../../kernel/binary-body";
 import type { IncomingCall, Reply } from "../call";
 import { dispatch } from "../dispatch";
 import { binaryResponse } from "./binary";
@@ -16,8 +17,12 @@ function toResponse(reply: Reply, head: boolean): Response {
       return new Response(null, { status: reply.status, headers: reply.headers });
     case "sse":
       return sseResponse(reply);
-    case "binary":
-      return binaryResponse(reply.body, reply.headers["x-request-id"] ?? "");
+    case "binary": {
+      // Next.js sends a streamed body chunked and drops Content-Length; the length a stored file
+      // states (x-content-length) only reaches clients through the node:http data plane.
+      const { "x-content-length": _length, ...headers } = reply.body.headers;
+      return binaryResponse(new BinaryBody(reply.body.body, reply.body.contentType, headers, reply.body.options), reply.headers["x-request-id"] ?? "");
+    }
   }
 }
 

@@ -64,13 +64,14 @@ async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: B
     return;
   }
   const iterator = body[Symbol.asyncIterator]();
+  const streamed = { ...binaryHeaders(headers), "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
   if (head) {
     await iterator.return?.(); // a stored file or a node's stream must not stay open
-    res.writeHead(status, binaryHeaders(headers)).end();
+    res.writeHead(status, streamed).end();
     return;
   }
   const requestId = headers["x-request-id"] ?? "";
-  res.writeHead(status, { ...binaryHeaders(headers), "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" });
+  res.writeHead(status, streamed);
   for (;;) {
     let step: IteratorResult<Uint8Array>;
     try {
