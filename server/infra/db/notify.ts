@@ -10,6 +10,8 @@ export const Channel = {
   nodesChanged: "gateway_nodes_changed",
   /** Payload: a workspace id whose free balance grew (credits, a released reservation, a lease given back). */
   balanceChanged: "gateway_balance_changed",
+  /** Payload: `fail|ok <instance> <node id>`: a call to a node failed, or a node with failures served one. */
+  breaker: "gateway_breaker",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

@@ -1,19 +1,50 @@
-// Per-instance circuit breaker: a node that failed BREAKER_FAILURES times in a row is taken out
-// of rotation. It comes back when a health check passes, or for one trial call once
-// BREAKER_COOLDOWN_MS has passed (a failed trial opens it again).
+// Circuit breaker: a node that failed BREAKER_FAILURES times in a row is taken out of rotation.
+// It comes back when a health check passes, or for one trial call once BREAKER_COOLDOWN_MS has
+// passed (a failed trial opens it again).
+//
+// Shared by every gateway process and instance: each failure, and the first success after
+// failures, is told to the others over LISTEN/NOTIFY, so the count is of the node's failures
+// wherever they happened, not of one process's share of them (with N processes a node would
+// otherwise take N times as many failed calls before it is left alone). Successes otherwise
+// stay local: they are the hot path. Cooldowns run on each instance's own clock.
+import { randomUUID } from "node:crypto";
+import { db } from "../../infra/db/client";
+import { Channel, listen, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
 
 type State = { failures: number; openUntil: number; trial: boolean };
 const states = new Map<string, State>();
+const instance = randomUUID();
+let subscribed: Promise<void> | undefined;
 
-function get(nodeId: string): State {
+function subscribe(): void {
+  subscribed ??= listen(Channel.breaker, (payload) => {
+    if (payload === "*") return; // after a reconnect: nothing to replay, failures recur if real
+    const [kind, from, nodeId] = payload.split(" ");
+    if (!nodeId || from === instance) return;
+    if (kind === "fail") countFailure(nodeId);
+    else if (kind === "ok") states.delete(nodeId);
+  }).catch((err) => {
+    subscribed = undefined;
+    console.error("breaker: LISTEN failed", err);
+  });
+}
+
+function tell(kind: "fail" | "ok", nodeId: string): Promise<void> {
+  return notify(db, Channel.breaker, `${kind} ${instance} ${nodeId}`).catch((err) => console.error("breaker: NOTIFY failed", err));
+}
+
+function countFailure(nodeId: string, now = Date.now()): void {
   let s = states.get(nodeId);
   if (!s) states.set(nodeId, (s = { failures: 0, openUntil: 0, trial: false }));
-  return s;
+  s.failures += 1;
+  s.trial = false;
+  if (s.failures >= env.BREAKER_FAILURES) s.openUntil = now + env.BREAKER_COOLDOWN_MS;
 }
 
 /** Whether the node may take a call now. Past the cooldown, one trial call is let through. */
 export function breakerAllows(nodeId: string, now = Date.now()): boolean {
+  subscribe();
   const s = states.get(nodeId);
   if (!s || s.failures < env.BREAKER_FAILURES) return true;
   if (now < s.openUntil || s.trial) return false;
@@ -22,7 +53,7 @@ export function breakerAllows(nodeId: string, now = Date.now()): boolean {
 }
 
 export function recordSuccess(nodeId: string): void {
-  states.delete(nodeId);
+  if (states.delete(nodeId)) void tell("ok", nodeId);
 }
 
 /**
@@ -35,11 +66,11 @@ export function healthCheckPassed(nodeId: string, now = Date.now()): void {
   if (s.failures < env.BREAKER_FAILURES || now >= s.openUntil) states.delete(nodeId);
 }
 
-export function recordFailure(nodeId: string, now = Date.now()): void {
-  const s = get(nodeId);
-  s.failures += 1;
-  s.trial = false;
-  if (s.failures >= env.BREAKER_FAILURES) s.openUntil = now + env.BREAKER_COOLDOWN_MS;
+/** Counts a failed call here and tells the other processes; resolves once they have been told. */
+export function recordFailure(nodeId: string, now = Date.now()): Promise<void> {
+  subscribe();
+  countFailure(nodeId, now);
+  return tell("fail", nodeId);
 }
 
 export function isOpen(nodeId: string): boolean {

@@ -93,7 +93,8 @@ export async function withFailover<T>(
       if (signal?.aborted || !(err instanceof UpstreamFailure)) throw err;
       lastFailure = err;
       if (!err.retryable) throw upstreamError(err);
-      recordFailure(routed.node.id);
+      // The other processes are told before this call fails over or answers, so the next call anywhere counts it.
+      await recordFailure(routed.node.id);
     }
   }
   if (lastFailure) throw upstreamError(lastFailure);
