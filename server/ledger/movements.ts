@@ -67,7 +67,8 @@ const count = (n: number | undefined) => Math.min(MAX_INT, Math.max(0, Math.floo
 /** An amount as the database keeps it (18 places, half-even), so sums in code match sums in SQL. */
 export const toStored = (amount: Money | string) => money(amount).toDecimalPlaces(PLACES, Money.ROUND_HALF_EVEN);
 
-// One row of the VALUES list: the movement, then what its usage event or credit entry needs.
+// The columns of the statement's input, one array parameter each: the movement, then what its
+// usage event or credit entry needs. (Arrays keep the statement's text the same for any batch.)
 const COLUMNS: [string, string][] = [
   ["id", "text"], ["kind", "text"], ["workspaceId", "text"], ["apiKeyId", "text"], ["amount", "numeric"], ["lease", "text"],
   ["eventId", "text"], ["modelId", "text"], ["nodeId", "text"], ["endpoint", "text"], ["inputTokens", "int"], ["cachedTokens", "int"],
@@ -94,9 +95,11 @@ function check(m: Movement): void {
   if ((m.kind === "credit" || m.kind === "adjustment") && !m.entry) throw new Error("ledger: a credit movement needs its ledger entry");
 }
 
-const SQL = (tuples: string) => `
-  WITH input (${COLUMNS.map(([c]) => `"${c}"`).join(", ")}) AS (VALUES ${tuples}),
-  moved AS (
+const SQL = `
+  WITH input AS (
+    SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
+      AS i(${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
+  ), moved AS (
     INSERT INTO "BalanceMovement" ("id", "workspaceId", "apiKeyId", "kind", "amount")
     SELECT "id", "workspaceId", "apiKeyId", "kind"::"MovementKind", "amount" FROM input
     ON CONFLICT ("id") DO NOTHING
@@ -153,16 +156,12 @@ export async function applyMovements(q: Queryable, movements: Movement[]): Promi
     .filter((m) => !seen.has(m.id) && seen.add(m.id))
     .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0));
   if (!unique.length) return applied;
-  const params: unknown[] = [];
-  const tuples = unique.map((m) => {
+  const columns: unknown[][] = COLUMNS.map(() => []);
+  for (const m of unique) {
     check(m);
-    const cells = values(m).map((v, i) => {
-      params.push(v);
-      return `$${params.length}::${COLUMNS[i]![1]}`;
-    });
-    return `(${cells.join(", ")})`;
-  });
-  const rows = await q.$queryRawUnsafe<Row[]>(SQL(tuples.join(", ")), ...params);
+    values(m).forEach((v, i) => columns[i]!.push(v));
+  }
+  const rows = await q.$queryRawUnsafe<Row[]>(SQL, ...columns);
   for (const r of rows) {
     if (r.kind === "movement") applied.inserted.add(r.ref!);
     else if (r.kind === "workspace") applied.balances.set(r.ref!, r.amount!);
