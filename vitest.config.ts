@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
-    setupFiles: ["tests/setup/worker.ts"],
+    setupFiles: ["tests/setup/worker.ts", "tests/setup/contract-check.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // API tests share one gateway; files run in parallel on the 2 cores.

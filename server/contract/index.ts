@@ -2,6 +2,7 @@
 // document are derived from. Adding a route is one declaration here plus its service.
 import { healthCheck, modelsDelete, modelsGet, modelsList, networkStatusOp } from "./operations/catalog";
 import { audioSpeech, audioTranscribe, audioTranslate, embeddingsCreate, imagesEdit, imagesFile, imagesGenerate, imagesVary } from "./operations/media";
+import { openApiDocumentOp } from "./operations/document";
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
 import type { AnyOperation } from "./operation";
@@ -19,6 +20,7 @@ export const contract = {
   models: { list: modelsList, get: modelsGet, delete: modelsDelete },
   network: { status: networkStatusOp },
   health: { check: healthCheck },
+  openapi: { document: openApiDocumentOp },
 } as const;
 
 export const operations: AnyOperation[] = Object.values(contract).flatMap((group) => Object.values(group) as AnyOperation[]);

@@ -20,6 +20,7 @@ export const appRouter = router({
   models: contractRouter(contract.models),
   network: contractRouter(contract.network),
   health: contractRouter(contract.health),
+  openapi: contractRouter(contract.openapi),
   account: accountRouter,
   billing: billingRouter,
   keys: keysRouter,

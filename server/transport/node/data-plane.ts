@@ -8,7 +8,7 @@ import { writeReply } from "./write-reply";
 
 /** Whether the data plane answers this path (the rest is the dashboard's, served by Next.js). */
 export function isDataPlanePath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/v1" || pathname.startsWith("/v1/");
+  return pathname === "/health" || pathname === "/openapi.json" || pathname === "/v1" || pathname.startsWith("/v1/");
 }
 
 function toCall(req: IncomingMessage, pathname: string, search: string): IncomingCall {

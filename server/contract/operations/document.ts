@@ -1,0 +1,22 @@
+// The contract's own description: the OpenAPI 3.1 document, built from the declarations
+// (openapi.ts) and served like any operation, without a credential.
+import { z } from "zod";
+import { openApiDocument } from "../openapi";
+import { operation } from "../operation";
+import { ZOpenApiDocument } from "../outputs";
+
+export const openApiDocumentOp = operation({
+  id: "openapi.document",
+  method: "GET",
+  path: "/openapi.json",
+  summary: "This API's OpenAPI 3.1 document",
+  tags: ["Meta"],
+  kind: "query",
+  tier: "none",
+  body: { kind: "none" },
+  input: z.object({}).optional(),
+  output: ZOpenApiDocument,
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: async () => openApiDocument(),
+});
