@@ -16,15 +16,19 @@ const processes = env.WEB_CONCURRENCY || availableParallelism();
 
 function primary(): void {
   let stopping = false;
-  const fork = () => cluster.fork();
-  for (let i = 0; i < processes; i++) fork();
+  // Each process knows its index: the instance's background work (video workers, health checks,
+  // sweeps) runs in process 0 only, and a replacement takes the index of the process it replaces.
+  const index = new Map<number, number>();
+  const fork = (i: number) => index.set(cluster.fork({ GATEWAY_PROCESS_INDEX: String(i) }).id, i);
+  for (let i = 0; i < processes; i++) fork(i);
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
     console.error(`gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    fork();
+    fork(index.get(worker.id) ?? 0);
+    index.delete(worker.id);
   });
   for (const sig of ["SIGTERM", "SIGINT"] as const) {
     process.once(sig, () => {

@@ -7,8 +7,9 @@ import { startVideoSweeps, startVideoWorkers } from "./inference/videos/workers"
 
 let started = false;
 
+/** The instance's background work: once per gateway instance (in its process 0), not once per process. */
 export function startBackground(): void {
-  if (started) return;
+  if (started || env.GATEWAY_PROCESS_INDEX !== 0) return;
   started = true;
   // If whoever reads our output goes away (a parent killed with -9), writes fail with EPIPE.
   // Unhandled, each failure is reported... by writing to the same dead stream, in a hot loop.

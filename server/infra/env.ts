@@ -13,6 +13,8 @@ export const EnvSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   /** Gateway server processes sharing PORT, each serving /v1 and the dashboard. Unset or 0: one per core. */
   WEB_CONCURRENCY: int(0),
+  /** Set by the gateway server for each of its processes; the instance's background work runs in process 0. */
+  GATEWAY_PROCESS_INDEX: int(0),
   /** Port of the built-in local node (0: pick a free one). */
   LOCAL_NODE_PORT: int(0),
   LOCAL_NODE_CITY: z.string().default("Frankfurt"),
