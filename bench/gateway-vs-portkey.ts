@@ -1,0 +1,105 @@
+// `npm run bench`: our gateway against Portkey's OSS gateway, in one run on one machine. Starts
+// an instant mock upstream, Portkey (from npm) in front of it and our gateway (booted as in
+// production, with the mock as its only node), each in its own processes, and measures:
+//   overhead     open-loop fixed rate (BENCH_RATE, 200 req/s), µs timing, target minus direct
+//   streaming    time to first byte at the same rate, direct vs ours (Portkey cannot stream on Node 20)
+//   throughput   autocannon at BENCH_CONNECTIONS (64), CPU per request from /proc
+//   memory       RSS after BENCH_RSS_REQUESTS (100,000) requests in total
+// Prints markdown to stdout and writes the results as JSON under the OS temp dir.
+//
+//   npm run bench
+//   BENCH_SECONDS=5 BENCH_RSS_REQUESTS=20000 npm run bench
+//   BENCH_CPU_PROF=1 npm run bench      # CPU profiles of our gateway's processes
+import { CONNECTIONS, CPU_PROF, RATE, RSS_REQUESTS, SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; // first: sets the env
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { runCannon, runRate, type PidGroups } from "./lib/load";
+import { startOurs, waitUntilRoutable } from "./lib/ours";
+import { processTree, rssMb } from "./lib/proc";
+import { LABEL, renderReport, type BenchResults, type Target } from "./lib/report";
+import { PORTKEY_VERSION, portkeyHeaders, startMock, startPortkey } from "./lib/servers";
+import { stopChild } from "../scripts/lib/processes";
+import { MOCK_MODEL } from "./mock-upstream";
+import { topFunctions } from "./top-functions";
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const messages = [{ role: "user", content: "Say something short about latency." }];
+const PLAIN = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 });
+const STREAM = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16, stream: true });
+const json = { "content-type": "application/json" };
+
+const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-"));
+chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
+const profileDir = CPU_PROF ? mkdtempSync(path.join(tmpdir(), "gateway-cpu-prof-")) : undefined;
+const started: { stop: () => Promise<void> }[] = [];
+const results: BenchResults = {
+  date: new Date().toISOString(),
+  machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
+  seconds: SECONDS, rate: RATE, connections: CONNECTIONS, portkeyVersion: PORTKEY_VERSION,
+  overhead: {}, streaming: {}, throughput: {}, memory: {}, portkeyStreamProbe: "", profileDir,
+};
+type T = { url: string; headers: Record<string, string>; groups: PidGroups };
+
+try {
+  const mock = await startMock();
+  started.push({ stop: () => stopChild(mock.child) });
+  const portkey = await startPortkey();
+  started.push({ stop: () => stopChild(portkey.child) });
+  const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${mock.baseUrl}/v1`, profileDir, log });
+  started.push({ stop: () => ours.stack.stop() }); // the gateway writes its CPU profiles as it exits
+  const targets: Record<Target, T> = {
+    direct: { url: `${mock.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: "Bearer mock-key" }, groups: { target: () => processTree([mock.child.proc.pid!]) } },
+    portkey: { url: `${portkey.baseUrl}/v1/chat/completions`, headers: { ...json, ...portkeyHeaders(`${mock.baseUrl}/v1`) }, groups: { target: () => processTree([portkey.child.proc.pid!]) } },
+    ours: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
+  };
+  const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0 };
+  const rss = (t: "ours" | "portkey") => rssMb(targets[t].groups.target!());
+  await waitUntilRoutable(targets.ours.url, targets.ours.headers, PLAIN);
+  const probe = await fetch(targets.portkey.url, { method: "POST", headers: targets.portkey.headers, body: STREAM });
+  const probeBody = (await probe.text()).slice(0, 120).replace(/\s+/g, " ");
+  results.portkeyStreamProbe = `Portkey ${PORTKEY_VERSION} on Node ${process.version} answered a streamed call with HTTP ${probe.status} (${probeBody}); its logs name "TypeError: immutable".`;
+  const boot = { ours: rss("ours"), portkey: rss("portkey") };
+  log(`gateway processes: ${ours.gatewayPids().join(", ")}; boot RSS ours ${boot.ours.map((m) => m.toFixed(0)).join("+")} MB, Portkey ${boot.portkey.map((m) => m.toFixed(0)).join("+")} MB`);
+
+  for (const t of ["direct", "portkey", "ours"] as const) {
+    const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
+    served[t] += r.sent + r.warmup + r.discardedRequests;
+    results.overhead[t] = r;
+    log(`overhead ${LABEL[t]}: p50 ${r.total.p50} p99 ${r.total.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
+  }
+  for (const t of ["direct", "ours"] as const) {
+    const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: STREAM, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: true }, targets[t].groups);
+    served[t] += r.sent + r.warmup + r.discardedRequests;
+    results.streaming[t] = r;
+    log(`streaming ${LABEL[t]}: first byte p50 ${r.firstByte.p50} p99 ${r.firstByte.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
+  }
+  for (const t of ["direct", "portkey", "ours"] as const) {
+    const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
+    served[t] += r.requests + r.discardedRequests;
+    results.throughput[t] = r;
+    log(`throughput ${LABEL[t]}: ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${JSON.stringify(r.cpuMs)}`);
+  }
+  for (const t of ["portkey", "ours"] as const) {
+    const remaining = RSS_REQUESTS - served[t];
+    if (remaining >= CONNECTIONS) {
+      log(`driving ${LABEL[t]} to ${RSS_REQUESTS} requests (${remaining} more)`);
+      const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, amount: remaining }, targets[t].groups, 0);
+      served[t] += r.requests + r.discardedRequests;
+      if (r.errors) log(`${r.errors} errors while driving ${LABEL[t]}`);
+    }
+    const after = rss(t);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    results.memory[t] = { served: served[t], processes: after.length, bootMb: sum(boot[t]), afterMb: sum(after), largestMb: Math.max(...after) };
+  }
+} finally {
+  for (const s of started.reverse()) await s.stop().catch((err: Error) => log(`stopping: ${err.message}`));
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const profile = profileDir ? `\n\n### Top self-time functions of our gateway's processes (whole run, boot included)\n\n${topFunctions([profileDir], 20)}` : "";
+const report = renderReport(results) + profile;
+const file = path.join(tmpdir(), `gateway-bench-${results.date.replace(/[:.]/g, "-")}.json`);
+writeFileSync(file, JSON.stringify(results, null, 2));
+process.stdout.write(`${report}\n\nResults as JSON: ${file}\n`);
+process.exit(0);

@@ -1,0 +1,78 @@
+// What the kernel says about processes (Linux /proc): a process tree, CPU time and resident memory.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+type Stat = { pid: number; ppid: number; comm: string; ticks: number };
+
+function stat(pid: number): Stat | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name may contain spaces and parentheses: fields resume after the last ")".
+    const open = text.indexOf("(");
+    const close = text.lastIndexOf(")");
+    const fields = text.slice(close + 2).split(" ");
+    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
+    return { pid, ppid: Number(fields[1]), comm: text.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // gone
+  }
+}
+
+function allStats(): Stat[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => stat(Number(name)))
+    .filter((s): s is Stat => s !== null);
+}
+
+/** The given processes and all their descendants (still alive). */
+export function processTree(roots: number[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const s of allStats()) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s.pid]);
+  const seen = new Set<number>();
+  const queue = roots.filter((pid) => stat(pid) !== null);
+  while (queue.length) {
+    const pid = queue.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return [...seen];
+}
+
+/** Descendants of `root` whose command name is `comm` (e.g. the postgres processes). */
+export function descendantsNamed(root: number, comm: string): number[] {
+  const names = new Map(allStats().map((s) => [s.pid, s.comm]));
+  return processTree([root]).filter((pid) => pid !== root && names.get(pid) === comm);
+}
+
+/** User + system CPU time used so far by these processes, in ms (10 ms resolution per process). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) ticks += stat(pid)?.ticks ?? 0;
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory of each process in MB (VmRSS). */
+export function rssMb(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      return match ? Number(match[1]) / 1024 : 0;
+    } catch {
+      return 0;
+    }
+  });
+}
+
+/** The whole machine's CPU time so far, busy and in all (ms, summed over cores). */
+export function machineCpu(): { busyMs: number; totalMs: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!;
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = values.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = (values[3] ?? 0) + (values[4] ?? 0);
+  const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+  return { busyMs: ms(total - idle), totalMs: ms(total) };
+}

@@ -1,0 +1,117 @@
+// The bench's results as markdown: one table per section, one line of ratios, one line against
+// the targets of the project's issue.
+import type { CannonResult } from "../load/cannon";
+import type { RateResult } from "../load/fixed-rate";
+import type { LoadCpu } from "./load";
+import { ms3 } from "./stats";
+
+export type Target = "direct" | "portkey" | "ours";
+export const LABEL: Record<Target, string> = { direct: "direct (mock)", portkey: "Portkey", ours: "ours" };
+export type Memory = { served: number; processes: number; bootMb: number; afterMb: number; largestMb: number };
+
+export type BenchResults = {
+  date: string;
+  machine: string;
+  seconds: number;
+  rate: number;
+  connections: number;
+  portkeyVersion: string;
+  overhead: Partial<Record<Target, RateResult & LoadCpu>>;
+  streaming: Partial<Record<Target, RateResult & LoadCpu>>;
+  portkeyStreamProbe: string;
+  throughput: Partial<Record<Target, CannonResult & LoadCpu>>;
+  memory: Partial<Record<Target, Memory>>;
+  profileDir?: string;
+};
+
+const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "n/a");
+const diff = (a: number | undefined, b: number | undefined) => ms3((a ?? NaN) - (b ?? NaN));
+const perReq = (cpu: LoadCpu, group: string, requests: number) => (cpu.cpuMs[group] ?? NaN) / requests;
+const pctOf = (share: number) => `${Math.round(share * 100)}%`;
+const table = (head: string[], rows: string[][]) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+export function renderReport(r: BenchResults): string {
+  const o = r.overhead;
+  const overheadRows = (Object.keys(o) as Target[]).map((t) => {
+    const x = o[t]!;
+    const base = t === "direct" ? "—" : null;
+    return [LABEL[t], String(x.sent), String(x.failed), f1(x.achievedRate), ms3(x.total.p50), ms3(x.total.p90), ms3(x.total.p99), ms3(x.total.max),
+      base ?? diff(x.total.p50, o.direct?.total.p50), base ?? diff(x.total.p99, o.direct?.total.p99), f2(perReq(x, "target", x.sent)), pctOf(x.foreignBusy)];
+  });
+  const s = r.streaming;
+  const streamRows = (Object.keys(s) as Target[]).map((t) => {
+    const x = s[t]!;
+    const base = t === "direct" ? "—" : null;
+    return [LABEL[t], String(x.sent), String(x.failed), ms3(x.firstByte.p50), ms3(x.firstByte.p90), ms3(x.firstByte.p99), ms3(x.firstByte.max),
+      base ?? diff(x.firstByte.p50, s.direct?.firstByte.p50), base ?? diff(x.firstByte.p99, s.direct?.firstByte.p99), ms3(x.total.p50), ms3(x.total.p99), pctOf(x.foreignBusy)];
+  });
+  const th = r.throughput;
+  const thRows = (Object.keys(th) as Target[]).map((t) => {
+    const x = th[t]!;
+    return [LABEL[t], String(Math.round(x.rps)), String(x.requests), String(x.errors), String(x.p50), String(x.p99),
+      f2(perReq(x, "target", x.requests)), t === "ours" ? f2((x.cpuMs.target! + (x.cpuMs.postgres ?? 0)) / x.requests) : "—",
+      f2(perReq(x, "load generator", x.requests)), pctOf(x.machineBusy), pctOf(x.foreignBusy)];
+  });
+  const memRows = (Object.keys(r.memory) as Target[]).map((t) => {
+    const m = r.memory[t]!;
+    return [LABEL[t], String(m.served), String(m.processes), f1(m.bootMb), f1(m.afterMb), f1(m.largestMb)];
+  });
+  return [
+    `Gateway bench, ${r.date}; ${r.machine}; the load generator, the mock, Portkey ${r.portkeyVersion}, PostgreSQL and our gateway share these cores.`,
+    "",
+    `### Overhead at ${r.rate} req/s, non-streamed (open loop, ${r.seconds} s per row, send to last byte, µs timing)`,
+    "",
+    table(["target", "requests", "failed", "achieved req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "CPU ms/req", "other load"], overheadRows),
+    "",
+    `### Streaming first byte at ${r.rate} req/s (open loop, ${r.seconds} s per row, send to first body byte)`,
+    "",
+    table(["target", "requests", "failed", "first byte p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "whole stream p50 ms", "whole stream p99 ms", "other load"], streamRows),
+    "",
+    `Portkey is compared on streams against nothing: ${r.portkeyStreamProbe}`,
+    "",
+    `### Throughput at ${r.connections} connections (autocannon, non-streamed, ${r.seconds} s per row)`,
+    "",
+    table(["target", "req/s", "requests", "errors + non-2xx", "p50 ms", "p99 ms", "CPU ms/req", "CPU ms/req with PostgreSQL", "load generator CPU ms/req", "machine busy", "other load"], thRows),
+    "",
+    "### Memory (RSS of all the gateway's processes)",
+    "",
+    table(["gateway", "requests served", "processes", "RSS after boot MB", "RSS after MB", "largest process MB"], memRows),
+    "",
+    "\"other load\": share of the machine's CPU used by processes outside the bench during the row (near 0% for a clean row).",
+    "",
+    ratios(r),
+    "",
+    targets(r),
+    ...(r.profileDir ? ["", `CPU profiles of our gateway's processes: ${r.profileDir} (node --import tsx bench/top-functions.ts ${r.profileDir})`] : []),
+  ].join("\n");
+}
+
+function ratios(r: BenchResults): string {
+  const ours = r.throughput.ours;
+  const pk = r.throughput.portkey;
+  const tput = ours && pk ? ours.rps / pk.rps : NaN;
+  const cpu = ours && pk ? perReq(ours, "target", ours.requests) / perReq(pk, "target", pk.requests) : NaN;
+  const cpuPg = ours && pk ? ((ours.cpuMs.target! + (ours.cpuMs.postgres ?? 0)) / ours.requests) / perReq(pk, "target", pk.requests) : NaN;
+  const o = r.overhead;
+  const over = (t: Target) => `+${diff(o[t]?.total.p50, o.direct?.total.p50)} / +${diff(o[t]?.total.p99, o.direct?.total.p99)} ms`;
+  const fb = diff(r.streaming.ours?.firstByte.p50, r.streaming.direct?.firstByte.p50);
+  return `**Ratios:** throughput ours/Portkey ${f2(tput)}×; CPU per request ours/Portkey ${f2(cpu)} (${f2(cpuPg)} counting PostgreSQL); overhead over direct at ${r.rate} req/s p50/p99: ours ${over("ours")}, Portkey ${over("portkey")}; stream first byte p50: ours +${fb} ms.`;
+}
+
+function targets(r: BenchResults): string {
+  const mark = (ok: boolean) => (ok ? "met" : "**not met**");
+  const o = r.overhead;
+  const p50 = (o.ours?.total.p50 ?? NaN) - (o.direct?.total.p50 ?? NaN);
+  const p99 = (o.ours?.total.p99 ?? NaN) - (o.direct?.total.p99 ?? NaN);
+  const fb = (r.streaming.ours?.firstByte.p50 ?? NaN) - (r.streaming.direct?.firstByte.p50 ?? NaN);
+  const ours = r.throughput.ours;
+  const pk = r.throughput.portkey;
+  const tput = ours && pk ? ours.rps / pk.rps : NaN;
+  const cpu = ours && pk ? perReq(ours, "target", ours.requests) / perReq(pk, "target", pk.requests) : NaN;
+  const rss = r.memory.ours?.afterMb ?? NaN;
+  return [
+    `**Against the targets:** overhead p50 ≤ 1 ms: ${mark(p50 <= 1)}; p99 ≤ 5 ms: ${mark(p99 <= 5)}; stream first byte p50 ≤ 1 ms: ${mark(fb <= 1)};`,
+    `throughput ≥ 2× Portkey: ${mark(tput >= 2)}; CPU/request ≤ ½ Portkey's: ${mark(cpu <= 0.5)}; RSS ≤ 300 MB after ${r.memory.ours?.served ?? "?"} requests: ${mark(rss <= 300)}.`,
+  ].join(" ");
+}

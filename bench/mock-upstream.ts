@@ -1,0 +1,104 @@
+// An instant OpenAI-compatible upstream for the gateway bench, on bare node:http. It answers
+// as fast as it can, so what a gateway adds in front of it is all that a comparison measures.
+//
+//   GET  /health                  {"status":"ok"}
+//   GET  /v1/models               one chat model, as a full model card (so a gateway imports it)
+//   POST /v1/chat/completions     a fixed small completion with usage; with `stream: true`
+//                                 a few SSE chunks, a usage chunk when stream_options.include_usage,
+//                                 then `data: [DONE]`
+//
+//   MOCK_PORT=8099 node --import tsx bench/mock-upstream.ts
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+
+export const MOCK_MODEL = "mock-chat";
+const CREATED = 1767225600;
+const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
+
+/** What a node publishes about a model (the gateway's model card shape; see local-node/catalog.ts). */
+const card = {
+  id: MOCK_MODEL,
+  object: "model",
+  created: CREATED,
+  owned_by: "bench",
+  provider: "bench",
+  display_name: "Bench mock chat",
+  type: "chat",
+  context_length: 8192,
+  max_output_tokens: 1024,
+  knowledge_cutoff: "2025-12",
+  deprecated: false,
+  capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: false, reasoning: false, streaming: true, structured_output: false, tools: false },
+  pricing: {
+    cache_read_per_1m: "0",
+    input_per_1m: "0.15",
+    output_per_1m: "0.6",
+    per_1m_chars: "0",
+    per_audio_second: "0",
+    per_image: "0",
+    per_video_second: "0",
+    reasoning_per_1m: "0",
+    pricing_status: "active",
+  },
+};
+
+const MODELS = Buffer.from(JSON.stringify({ object: "list", data: [card] }));
+const HEALTH = Buffer.from('{"status":"ok"}');
+const COMPLETION = Buffer.from(
+  JSON.stringify({
+    id: "chatcmpl-bench",
+    object: "chat.completion",
+    created: CREATED,
+    model: MOCK_MODEL,
+    choices: [{ index: 0, message: { role: "assistant", content: "Latency is low." }, finish_reason: "stop" }],
+    usage,
+  }),
+);
+
+const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: CREATED, model: MOCK_MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const STREAM = [chunk({ role: "assistant", content: "" }, null), chunk({ content: "Latency" }, null), chunk({ content: " is" }, null), chunk({ content: " low." }, null), chunk({}, "stop")];
+const USAGE_CHUNK = `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: CREATED, model: MOCK_MODEL, choices: [], usage })}\n\n`;
+const DONE = "data: [DONE]\n\n";
+
+function send(res: ServerResponse, status: number, body: Buffer): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": body.length });
+  res.end(body);
+}
+
+function chat(req: IncomingMessage, res: ServerResponse): void {
+  const parts: Buffer[] = [];
+  req.on("data", (c: Buffer) => parts.push(c));
+  req.on("end", () => {
+    let body: { stream?: boolean; stream_options?: { include_usage?: boolean } | null };
+    try {
+      body = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    } catch {
+      return send(res, 400, Buffer.from('{"error":{"message":"invalid JSON","type":"invalid_request_error"}}'));
+    }
+    if (!body.stream) return send(res, 200, COMPLETION);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const c of STREAM) res.write(c);
+    if (body.stream_options?.include_usage) res.write(USAGE_CHUNK);
+    res.end(DONE);
+  });
+}
+
+export function startMockUpstream(port: number, host = "127.0.0.1") {
+  const server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    if (req.method === "POST" && url.startsWith("/v1/chat/completions")) return chat(req, res);
+    if (req.method === "GET" && url.startsWith("/v1/models")) return send(res, 200, MODELS);
+    if (req.method === "GET" && url === "/health") return send(res, 200, HEALTH);
+    req.resume();
+    send(res, 404, Buffer.from('{"error":{"message":"not found","type":"invalid_request_error"}}'));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, host);
+  return server;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.MOCK_PORT ?? 8099);
+  startMockUpstream(port).on("listening", () => console.log(`mock upstream listening on http://127.0.0.1:${port}`));
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(0));
+}
