@@ -4,6 +4,7 @@
 // both HTTP hosts and the OpenAPI document are all derived from these declarations.
 import type { z } from "zod";
 import type { CallContext, Principal } from "../identity/principal";
+import type { ErrorStatus } from "./errors";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -66,6 +67,11 @@ export type Operation<
   /** Schema of the JSON answer (for `json_or_sse`, of the non-streamed one; for `binary` with `jsonToo`, of the JSON form). */
   output?: z.ZodType;
   produces: Produces;
+  /**
+   * Error statuses this operation answers beyond what its tier (401, 402), input (400), body
+   * (413) and path parameters (404) imply, each with what it means here (errors.ts).
+   */
+  errors?: Readonly<Partial<Record<ErrorStatus, string>>>;
   pricing: Pricing;
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;
 };

@@ -6,6 +6,7 @@
 // these fields (the document says `additionalProperties: false`); `z.looseObject` is one that
 // carries a node's fields through, so fields beyond those named may appear.
 import { z } from "zod";
+import { ZModelObject } from "../routing/catalog/model-card";
 
 const unix = z.number().int().describe("Unix seconds");
 const nullableUnix = unix.nullable();
@@ -22,6 +23,9 @@ export const ZErrorBody = z.strictObject({
 });
 
 export const ZDeleted = (object: string) => z.strictObject({ id: z.string(), object: z.literal(object), deleted: z.boolean() });
+export const ZResponseDeleted = ZDeleted("response.deleted");
+export const ZVideoDeleted = ZDeleted("video.deleted");
+export const ZModelDeleted = ZDeleted("model");
 
 export const ZHealth = z.strictObject({ ok: z.boolean(), uptimeMs: z.number().describe("Milliseconds since this gateway process started") });
 
@@ -298,3 +302,5 @@ export const ZOpenApiDocument = z.looseObject({
   paths: z.record(z.string(), z.looseObject({})),
   components: z.looseObject({}),
 });
+
+export const ZModelList = z.strictObject({ object: z.literal("list"), data: z.array(ZModelObject) });

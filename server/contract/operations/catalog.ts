@@ -1,10 +1,10 @@
 // The model catalog with prices, network status and the health check.
 import { z } from "zod";
-import { ZModelDetail, ZModelObject } from "../../routing/catalog/model-card";
+import { ZModelDetail } from "../../routing/catalog/model-card";
 import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { networkStatus } from "../../routing/nodes/network-status";
 import { operation } from "../operation";
-import { ZDeleted, ZHealth, ZNetworkStatus } from "../outputs";
+import { ZHealth, ZModelDeleted, ZModelList, ZNetworkStatus } from "../outputs";
 
 const ZModelId = z.object({ id: z.string().min(1) });
 /** No input: the transports pass an empty object, server-side callers may pass nothing. */
@@ -21,7 +21,7 @@ export const modelsList = operation({
   tier: "api_key",
   body: { kind: "none" },
   input: NO_INPUT,
-  output: z.object({ object: z.literal("list"), data: z.array(ZModelObject) }),
+  output: ZModelList,
   produces: { kind: "json" },
   pricing: { kind: "free" },
   handler: () => listModels(),
@@ -53,8 +53,9 @@ export const modelsDelete = operation({
   tier: "api_key",
   body: { kind: "none" },
   input: ZModelId,
-  output: ZDeleted("model"),
+  output: ZModelDeleted,
   produces: { kind: "json" },
+  errors: { 403: "Models are managed by the gateway's operators; an API key cannot delete one (`permission_denied`)." },
   pricing: { kind: "free" },
   handler: (_ctx, input) => deleteModelAsApiKey(input.id),
 });

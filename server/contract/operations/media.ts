@@ -8,6 +8,7 @@ import { editImages, generateImages, varyImages } from "../../inference/images/c
 import { readImageFile } from "../../inference/images/image-file";
 import { ZImageEdit, ZImageFile, ZImageGeneration, ZImageVariation } from "../../inference/images/schema";
 import { env } from "../../infra/env";
+import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
 import { ZEmbeddingsResult, ZImagesResult, ZTranscription } from "../outputs";
 
@@ -29,6 +30,7 @@ export const embeddingsCreate = operation({
   input: ZEmbeddingsRequest,
   output: ZEmbeddingsResult,
   produces: { kind: "json" },
+  errors: NODE_CALL,
   pricing: { kind: "metered", unit: "tokens", note: "input tokens the node reports, at input_per_1m" },
   handler: (ctx, input) => createEmbeddings(ctx, input),
 });
@@ -44,6 +46,7 @@ export const audioSpeech = operation({
   body: { kind: "json" },
   input: ZSpeechRequest,
   produces: { kind: "binary", mediaTypes: ["audio/mpeg", "audio/ogg", "audio/aac", "audio/flac", "audio/wav", "audio/pcm"] },
+  errors: NODE_CALL,
   pricing: { kind: "upfront", unit: "characters", note: "characters of `input` (code points), at per_1m_chars" },
   handler: (ctx, input) => createSpeech(ctx, input),
 });
@@ -60,6 +63,7 @@ export const audioTranscribe = operation({
   input: ZTranscriptionRequest,
   output: ZTranscription,
   produces: TRANSCRIPT,
+  errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
   handler: (ctx, input) => transcribe(ctx, input),
 });
@@ -76,6 +80,7 @@ export const audioTranslate = operation({
   input: ZTranslationRequest,
   output: ZTranscription,
   produces: TRANSCRIPT,
+  errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
   handler: (ctx, input) => translate(ctx, input),
 });
@@ -93,6 +98,7 @@ export const imagesGenerate = operation({
   input: ZImageGeneration,
   output: ZImagesResult,
   produces: { kind: "json" },
+  errors: NODE_CALL,
   pricing: IMAGES,
   handler: (ctx, input) => generateImages(ctx, input),
 });
@@ -110,6 +116,7 @@ export const imagesEdit = operation({
   input: ZImageEdit,
   output: ZImagesResult,
   produces: { kind: "json" },
+  errors: NODE_CALL,
   pricing: IMAGES,
   handler: (ctx, input) => editImages(ctx, input),
 });
@@ -127,6 +134,7 @@ export const imagesVary = operation({
   input: ZImageVariation,
   output: ZImagesResult,
   produces: { kind: "json" },
+  errors: NODE_CALL,
   pricing: IMAGES,
   handler: (ctx, input) => varyImages(ctx, input),
 });
@@ -144,6 +152,10 @@ export const imagesFile = operation({
   query: true,
   input: ZImageFile,
   produces: { kind: "binary", mediaTypes: ["image/png", "image/jpeg", "image/webp"] },
+  errors: {
+    403: "The link's signature is not valid (`invalid_signature`).",
+    404: "The link has expired (`image_expired`) or the image no longer exists (`image_not_found`).",
+  },
   pricing: { kind: "free" },
   handler: (_ctx, input) => readImageFile(input),
 });

@@ -5,8 +5,9 @@ import { ZChatCompletionRequest } from "../../inference/chat/schema";
 import { createResponse } from "../../inference/responses/create-response";
 import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../inference/responses/manage-responses";
 import { ZInputItemsQuery, ZResponseCreate } from "../../inference/responses/schema";
+import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
-import { ZChatCompletion, ZDeleted, ZInputItemsList, ZResponseObject } from "../outputs";
+import { ZChatCompletion, ZInputItemsList, ZResponseDeleted, ZResponseObject } from "../outputs";
 
 const TOKENS = { kind: "metered", unit: "tokens", note: "input and output tokens the node reports, at the model's per-1M prices" } as const;
 const ZId = z.object({ id: z.string().min(1) });
@@ -23,6 +24,7 @@ export const chatCreateCompletion = operation({
   input: ZChatCompletionRequest,
   output: ZChatCompletion,
   produces: { kind: "json_or_sse" },
+  errors: NODE_CALL,
   pricing: TOKENS,
   handler: (ctx, input) => createChatCompletion(ctx, input),
 });
@@ -39,6 +41,7 @@ export const responsesCreate = operation({
   input: ZResponseCreate,
   output: ZResponseObject,
   produces: { kind: "json_or_sse" },
+  errors: { ...NODE_CALL, 404: "No such model (`model_not_found`), or no stored response `previous_response_id` (`previous_response_not_found`)." },
   pricing: TOKENS,
   handler: (ctx, input) => createResponse(ctx, input),
 });
@@ -69,7 +72,7 @@ export const responsesDelete = operation({
   tier: "billed",
   body: { kind: "none" },
   input: ZId,
-  output: ZDeleted("response.deleted"),
+  output: ZResponseDeleted,
   produces: { kind: "json" },
   pricing: { kind: "free" },
   handler: (ctx, input) => deleteResponse(ctx.principal.workspaceId, input.id),

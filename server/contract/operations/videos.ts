@@ -4,8 +4,9 @@ import { deleteVideo, getVideo, listVideos } from "../../inference/videos/manage
 import { ZVideoContent, ZVideoCreate, ZVideoId, ZVideoList } from "../../inference/videos/schema";
 import { videoContent } from "../../inference/videos/video-content";
 import { env } from "../../infra/env";
+import { ERROR_RESPONSES } from "../errors";
 import { operation } from "../operation";
-import { ZDeleted, ZVideoJob, ZVideoList as ZVideoListPage } from "../outputs";
+import { ZVideoDeleted, ZVideoJob, ZVideoList as ZVideoListPage } from "../outputs";
 
 export const videosCreate = operation({
   id: "videos.create",
@@ -19,6 +20,7 @@ export const videosCreate = operation({
   input: ZVideoCreate,
   output: ZVideoJob,
   produces: { kind: "json" },
+  errors: { 404: "No such model (`model_not_found`)." },
   pricing: {
     kind: "upfront",
     unit: "video_seconds",
@@ -70,8 +72,9 @@ export const videosDelete = operation({
   tier: "billed",
   body: { kind: "none" },
   input: ZVideoId,
-  output: ZDeleted("video.deleted"),
+  output: ZVideoDeleted,
   produces: { kind: "json" },
+  errors: { 409: "The job is still queued or rendering (`video_not_finished`)." },
   pricing: { kind: "free" },
   handler: (ctx, input) => deleteVideo(ctx, input.id),
 });
@@ -89,6 +92,10 @@ export const videosContent = operation({
   headers: { range: "range" },
   input: ZVideoContent,
   produces: { kind: "binary", mediaTypes: ["video/mp4", "image/webp", "image/jpeg"] },
+  errors: {
+    409: "The job has not completed (`video_not_ready`): poll it until `completed`. Not charged.",
+    416: ERROR_RESPONSES[416].description,
+  },
   pricing: { kind: "free" },
   handler: (ctx, input) => videoContent(ctx, input),
 });

@@ -1,0 +1,111 @@
+// The answers of an operation in the document (what it produces on success, and the error
+// statuses it can answer), and the whole route of a served and of an unserved operation.
+import type { ResponseConfig, RouteConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { ERROR_RESPONSES, type ErrorStatus } from "../errors";
+import type { AnyOperation, UnservedOperation } from "../operation";
+import { pathParams, requestOf } from "./requests";
+
+export const REQUEST_ID_HEADER = { "x-request-id": { description: "The request's id (quote it when reporting a problem).", schema: { type: "string" as const } } };
+
+export function errorRef(status: ErrorStatus, description?: string) {
+  const ref = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  return description && description !== ERROR_RESPONSES[status].description ? { ...ref, description } : ref;
+}
+
+const isText = (mediaType: string) => mediaType.startsWith("text/") || mediaType === "application/x-subrip";
+
+function successResponses(op: AnyOperation): Record<string, ResponseConfig> {
+  const produces = op.produces;
+  const json = (): ZodContentObject => (op.output ? { "application/json": { schema: op.output } } : {});
+  switch (produces.kind) {
+    case "json":
+      return { [String(produces.status ?? 200)]: { description: "OK", headers: REQUEST_ID_HEADER, content: json() } };
+    case "json_or_sse":
+      return {
+        200: {
+          description:
+            "The JSON object; with `stream: true`, server-sent events as they are produced (each `data:` line one JSON chunk; chat completions end with `data: [DONE]`, " +
+            "the responses API with its terminal `response.*` event). A failure mid-stream arrives as a frame with an `error` key.",
+          headers: REQUEST_ID_HEADER,
+          content: { ...json(), "text/event-stream": { schema: { type: "string", description: "Server-sent events" } } },
+        },
+      };
+    case "binary": {
+      const content: ZodContentObject = produces.jsonToo ? json() : {};
+      for (const type of produces.mediaTypes) content[type] = { schema: isText(type) ? { type: "string" } : { type: "string", format: "binary" } };
+      const responses: Record<string, ResponseConfig> = {
+        200: { description: produces.jsonToo ? "The JSON object, or text for the text formats" : "The content, sent as it is produced", headers: REQUEST_ID_HEADER, content },
+      };
+      if (op.headers && Object.values(op.headers).includes("range")) {
+        responses[200]!.headers = { ...REQUEST_ID_HEADER, "Accept-Ranges": { description: "`bytes`", schema: { type: "string" } } };
+        responses[206] = {
+          description: "The part of the content that `Range` asked for",
+          headers: { ...REQUEST_ID_HEADER, "Content-Range": { description: "`bytes <start>-<end>/<size>`", schema: { type: "string" } } },
+          content,
+        };
+      }
+      return responses;
+    }
+  }
+}
+
+function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $ref: string; description?: string }> {
+  const statuses = new Map<ErrorStatus, string | undefined>();
+  if (hasInput) statuses.set(400, undefined);
+  if (op.tier !== "none") {
+    statuses.set(401, undefined);
+    statuses.set(402, op.tier === "billed" ? undefined : "The API key reached its spend limit (`key_spend_limit_reached`).");
+  }
+  if (pathParams(op.path).length) statuses.set(404, undefined);
+  if (op.body.kind !== "none") statuses.set(413, undefined);
+  for (const [status, description] of Object.entries(op.errors ?? {})) statuses.set(Number(status) as ErrorStatus, description);
+  statuses.set(500, undefined);
+  return Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, description]) => [String(status), errorRef(status, description)]));
+}
+
+function pricingNote(op: AnyOperation): string | undefined {
+  const p = op.pricing;
+  return p.kind === "free" ? undefined : `**Billed** (${p.unit.replace("_", " ")}): ${p.note}.`;
+}
+
+export function servedRoute(op: AnyOperation): RouteConfig {
+  const { request, hasInput } = requestOf(op);
+  return {
+    method: op.method.toLowerCase() as RouteConfig["method"],
+    path: op.path,
+    operationId: op.id,
+    summary: op.summary,
+    description: pricingNote(op),
+    tags: [...op.tags],
+    ...(op.tier === "none" && { security: [] }),
+    request,
+    responses: { ...successResponses(op), ...errorResponses(op, hasInput) },
+    "x-pricing": op.pricing,
+  };
+}
+
+export function unservedRoute(op: UnservedOperation): RouteConfig {
+  const params = pathParams(op.path);
+  const request: NonNullable<RouteConfig["request"]> = {};
+  if (params.length) request.params = z.object(Object.fromEntries(params.map((p) => [p, z.string()])));
+  if (op.body === "json") request.body = { content: { "application/json": { schema: z.looseObject({}) } } };
+  if (op.body === "multipart") request.body = { content: { "multipart/form-data": { schema: z.looseObject({}) } } };
+  const responses: RouteConfig["responses"] = {};
+  if (op.body === "json") {
+    responses[400] = errorRef(400, "The body is not valid JSON.");
+    responses[413] = errorRef(413);
+  }
+  Object.assign(responses, { 401: errorRef(401), 402: errorRef(402, "The API key reached its spend limit (`key_spend_limit_reached`)."), 500: errorRef(500), 501: errorRef(501) });
+  return {
+    method: op.method.toLowerCase() as RouteConfig["method"],
+    path: op.path,
+    operationId: `unserved.${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\//g, "_")}`,
+    summary: op.summary,
+    description: "Declared by the API reference but **not yet implemented** by this gateway: once the credential is checked, it answers 501 `not_implemented`.",
+    tags: [...op.tags],
+    request,
+    responses,
+    "x-badges": [{ name: "Not yet implemented", position: "after", color: "#b45309" }],
+  };
+}
