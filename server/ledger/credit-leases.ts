@@ -232,7 +232,7 @@ export class LeaseBook {
         }
       }
       if (lease.held.isZero() && now - lease.lastUsed >= this.idleMs) work.push(this.giveBack(workspaceId, lease));
-      else if (lease.granted.gt(0) && now - lease.renewedAt >= this.ttlMs / 3) work.push(this.renew(workspaceId, lease));
+      else if ((lease.granted.gt(0) || lease.held.gt(0)) && now - lease.renewedAt >= this.ttlMs / 3) work.push(this.renew(workspaceId, lease));
     }
     const failed = (await Promise.allSettled(work)).filter((r) => r.status === "rejected");
     if (failed.length) console.error(`ledger: ${failed.length} lease renewals failed:`, (failed[0] as PromiseRejectedResult).reason);

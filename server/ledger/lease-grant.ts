@@ -10,7 +10,10 @@ import { formatMoney, type Money } from "../kernel/money";
  * exceed the balance:
  *   free >= $4 (min): min, plus up to $5 (want) - min, but at most half of what else is free;
  *   otherwise:        $3 (keep), or less if even that is no longer free.
- * Expires in $6 ms unless set again. A lease that shrank is announced on Channel.balanceChanged.
+ * Expires $6 ms after it was set (the clock's time, later than the transaction's start, so the
+ * instance's own deadline, counted from before it asked, is always earlier), unless set again.
+ * Other leases count until their expiry passes the transaction's start (so a little longer).
+ * A lease that shrank is announced on Channel.balanceChanged.
  * Leases of instances long gone (expired ten minutes ago) are removed.
  */
 const LEASE_SQL = `
@@ -29,7 +32,7 @@ const LEASE_SQL = `
     FROM free f
   ), upserted AS (
     INSERT INTO "CreditLease" ("workspaceId", "instanceId", "amount", "expiresAt")
-    SELECT $1, $2, g."amount", now() + $6::int * interval '1 millisecond' FROM granted g
+    SELECT $1, $2, g."amount", clock_timestamp() + $6::int * interval '1 millisecond' FROM granted g
     WHERE g."amount" > 0 OR EXISTS (SELECT 1 FROM old)
     ON CONFLICT ("workspaceId", "instanceId") DO UPDATE
       SET "amount" = EXCLUDED."amount", "expiresAt" = EXCLUDED."expiresAt", "version" = nextval('"CreditLease_version_seq"')
