@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { env } from "../server/infra/env";
+import { leaseBook } from "../server/ledger/credit-leases";
 import { isDataPlanePath, serveDataPlane } from "../server/transport/node/data-plane";
 import { clientIp } from "./lib/client-ip.mjs";
 
@@ -74,7 +75,9 @@ async function serve(): Promise<void> {
     process.once(sig, () => {
       server.close();
       server.closeAllConnections();
-      process.exit(0);
+      // Unused credit leases go back to their workspaces now rather than when they expire (30 s).
+      const timeout = new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      void Promise.race([leaseBook().giveBackAll(), timeout]).finally(() => process.exit(0));
     });
   }
 }
