@@ -9,6 +9,7 @@ import { identify } from "../../server/infra/db/process-identity";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../server/infra/db/embedded";
 import { applyMigrations } from "../../server/infra/db/migrate";
 import { stopListening } from "../../server/infra/db/notify";
+import { closeWritePool } from "../../server/infra/db/write-pool";
 import { env } from "../../server/infra/env";
 import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { registerNode } from "../../server/routing/nodes/register-node";
@@ -60,6 +61,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     (stopping ??= (async () => {
       for (const child of [...children].reverse()) await stopChild(child);
       await stopListening();
+      await closeWritePool();
       await disconnectDb();
       await pg?.stop();
       release();

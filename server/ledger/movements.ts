@@ -5,7 +5,6 @@
 // `spent` (usage only) and the credit lease the charge was reserved from. A repeated id inserts
 // nothing and so changes nothing. Net increases of a workspace's balance are announced over
 // NOTIFY (delivered at commit), so instances that ran out of lease look again.
-import type { Tx } from "../infra/db/client";
 import { Channel } from "../infra/db/notify";
 import { formatMoney, money, Money } from "../kernel/money";
 
@@ -53,7 +52,8 @@ export type Applied = {
   leases: LeaseRow[];
 };
 
-type Queryable = Pick<Tx, "$queryRawUnsafe">;
+/** A Prisma client or transaction, or the write pool (infra/db/write-pool.ts). */
+type Queryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T> };
 
 /** Ledger transactions may wait for a connection and for a workspace's row lock under load. */
 export const LEDGER_TX = { maxWait: 10_000, timeout: 30_000 };

@@ -1,15 +1,16 @@
 // The batched usage writer. Usage movements recorded while the previous commit ran go to
-// PostgreSQL together: one transaction, one applyMovements statement, one commit at a time (so
-// batches of one instance never lock rows against each other).
+// PostgreSQL together: one applyMovements statement (atomic on its own, so no transaction around
+// it: one round trip), one commit at a time (so batches of one instance never lock rows against
+// each other).
 //
-// Durability: these transactions commit with synchronous_commit off. A call's answer waits for
+// Durability: these statements commit with synchronous_commit off (infra/db/write-pool.ts). A call's answer waits for
 // its commit to be acknowledged by PostgreSQL, not for the WAL to reach disk, so a gateway killed
 // with SIGKILL loses nothing a client received in full (the commit is already in the server). A
 // crash of PostgreSQL itself can lose the usage committed in its last moments: at most
 // 3 × wal_writer_delay (200 ms by default, so 600 ms) of usage, never a part of a batch, and the
 // balance, key spent and leases of the lost batches are lost with them (they are one statement).
-import { db } from "../infra/db/client";
-import { applyMovements, LEDGER_TX, type Applied, type Movement } from "./movements";
+import { writeQueryable } from "../infra/db/write-pool";
+import { applyMovements, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
 
@@ -36,10 +37,7 @@ export class UsageWriter {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const applied: Applied = await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe("SET LOCAL synchronous_commit = off");
-      return applyMovements(tx, batch.map((p) => p.movement));
-    }, LEDGER_TX);
+    const applied: Applied = await applyMovements(writeQueryable, batch.map((p) => p.movement));
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
     for (const p of batch) p.hold?.end();
