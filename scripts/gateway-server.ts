@@ -6,10 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import next from "next";
 import { env } from "../server/infra/env";
-import { leaseBook } from "../server/ledger/credit-leases";
-import { isDataPlanePath, serveDataPlane } from "../server/transport/node/data-plane";
 import { clientIp } from "./lib/client-ip.mjs";
 
 const { PORT: port, HOST: hostname } = env;
@@ -41,6 +38,12 @@ function primary(): void {
 }
 
 async function serve(): Promise<void> {
+  // Loaded here, not at the top: the cluster's primary process only forks and watches.
+  const [{ default: next }, { isDataPlanePath, serveDataPlane }, { leaseBook }] = await Promise.all([
+    import("next"),
+    import("../server/transport/node/data-plane"),
+    import("../server/ledger/credit-leases"),
+  ]);
   const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const app = next({ dev: false, dir, hostname, port });
   const handle = app.getRequestHandler();
