@@ -3,6 +3,7 @@
 // transaction around it. What it commits is acknowledged by PostgreSQL before the write
 // resolves; only the WAL flush to disk is not waited for (see docs/BILLING.md for the window a
 // crash of PostgreSQL itself can lose). Shared by every copy of this module in the process.
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { databaseUrl } from "./client";
 
@@ -17,9 +18,14 @@ export function writePool(): pg.Pool {
   return shared.gatewayWritePool;
 }
 
-/** The pool as the `$queryRawUnsafe` of a Prisma client: one statement, its rows. */
+// Statements are prepared once per connection (named by their text's hash): the ledger's
+// statement is long, and planning it anew on every batch cost more than running it.
+const names = new Map<string, string>();
+const nameOf = (sql: string) => names.get(sql) ?? names.set(sql, `w_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`).get(sql)!;
+
+/** The pool as the `$queryRawUnsafe` of a Prisma client: one prepared statement, its rows. */
 export const writeQueryable = {
-  $queryRawUnsafe: async <T>(sql: string, ...params: unknown[]): Promise<T> => (await writePool().query(sql, params)).rows as T,
+  $queryRawUnsafe: async <T>(sql: string, ...params: unknown[]): Promise<T> => (await writePool().query({ name: nameOf(sql), text: sql, values: params })).rows as T,
 };
 
 export async function closeWritePool(): Promise<void> {
