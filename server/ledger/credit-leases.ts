@@ -52,6 +52,9 @@ type Lease = {
   /** While the lease is pinned to what is held (give-back, a video reservation), admissions wait. */
   pinned: boolean;
   starved: { at: number; spare: Money } | null;
+  /** What the last top-up asked for beyond the calls waiting, and when: a lease used up fast asks for more next time. */
+  topUp: Money;
+  askedAt: number;
 };
 
 /** The smallest reservation: even a free call needs a workspace with something left. */
@@ -60,6 +63,8 @@ const MIN_HOLD = money("0.000000000000000001");
 const MAX_HOLD_MS = 60 * 60_000;
 /** A new lease covers the call and, if free, this many more calls like it. */
 const HEADROOM = 15;
+/** A lease used up within this long after its last top-up asks for twice as much the next time. */
+const BUSY_MS = 1000;
 
 type Asked = { answer: LeaseAnswer | undefined; apply: () => void };
 
@@ -113,8 +118,14 @@ export class LeaseBook {
       const now = Date.now();
       if (lease.starved && now - lease.starved.at < this.starvedMs && need.gt(lease.starved.spare)) throw errors.insufficientQuota();
       const min = lease.held.plus(need);
-      // Busy leases grow faster: at least double what is granted, and HEADROOM more calls like this one.
-      const want = min.plus(Money.max(need.times(HEADROOM), lease.granted));
+      // A lease drains as its charges commit, so what is left when it runs out says nothing of
+      // the rate: a lease used up within BUSY_MS of its last top-up asks for twice that top-up (so
+      // a busy workspace asks the database a few times, not every HEADROOM calls); a quiet one
+      // asks for half as much, and never less than HEADROOM more calls like this one.
+      const busy = now - lease.askedAt < BUSY_MS;
+      lease.topUp = Money.max(need.times(HEADROOM), busy ? lease.topUp.times(2) : lease.topUp.dividedBy(2), lease.granted);
+      lease.askedAt = now;
+      const want = min.plus(lease.topUp);
       const { answer, apply } = await this.ask(workspaceId, lease, { keep: lease.granted, min, want });
       apply();
       const hold = this.take(lease, workspaceId, need);
@@ -133,7 +144,7 @@ export class LeaseBook {
     if (!lease) {
       lease = {
         granted: money(0), version: -1n, held: money(0), holds: new Set(), deadline: 0, renewedAt: 0, lastUsed: Date.now(),
-        queue: Promise.resolve(), queued: 0, pinned: false, starved: null,
+        queue: Promise.resolve(), queued: 0, pinned: false, starved: null, topUp: money(0), askedAt: 0,
       };
       this.leases.set(workspaceId, lease);
       this.schedule();
