@@ -1,4 +1,4 @@
-import { billingLedger, billingOverview, ZBillingOverview, ZLedgerInput, ZLedgerPage } from "../../ledger/ledger";
+import { billingLedger, billingOverview, ZBillingOverview, ZLedgerInput, ZLedgerPage } from "../../ledger/billing-overview";
 import { addCredits, ZAddCreditsInput } from "../../ledger/add-credits";
 import { ZWorkspaceView } from "../../identity/workspaces/workspace-view";
 import { operatorProcedure, router, workspaceProcedure } from "../init";
