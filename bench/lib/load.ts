@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { CannonResult, CannonSpec } from "../load/cannon";
 import type { LoadSpec } from "../load/child";
 import type { RateResult, RateSpec } from "../load/fixed-rate";
-import { cpuMs, machineCpu, processTree } from "./proc";
+import { cpuSince, cpuSnapshot, machineCpu, processTree } from "./proc";
 import { QUIET_SHARE, waitForQuiet } from "./quiet";
 
 const CHILD = path.join(import.meta.dirname, "..", "load", "child.ts");
@@ -33,26 +33,24 @@ async function runChild<T>(spec: LoadSpec, groups: PidGroups): Promise<T & LoadC
   const exited = new Promise<number | null>((resolve) => proc.once("exit", resolve));
   // The load generator's own CPU is measured too: it shares the cores with what it measures.
   const all: PidGroups = { ...groups, "load generator": () => [proc.pid!] };
-  let pids: [string, number[]][] = [];
-  let before: number[] = [];
+  let before: [string, Map<number, number>][] = [];
   let machine0 = machineCpu();
-  let bench0 = 0;
+  let bench0 = new Map<number, number>();
   let result: T | undefined;
   let cpu: LoadCpu = { cpuMs: {}, machineBusy: 0, foreignBusy: 0 };
   for await (const line of createInterface({ input: proc.stdout! })) {
     if (line === "start") {
-      pids = Object.entries(all).map(([name, list]) => [name, list()]);
-      before = pids.map(([, list]) => cpuMs(list));
-      bench0 = cpuMs(processTree([process.pid]));
+      before = Object.entries(all).map(([name, list]) => [name, cpuSnapshot(list())]);
+      bench0 = cpuSnapshot(processTree([process.pid]));
       machine0 = machineCpu();
     } else if (line.startsWith("{")) {
       const machine = machineCpu();
-      const benchMs = cpuMs(processTree([process.pid])) - bench0;
+      const benchMs = cpuSince(bench0, processTree([process.pid]));
       const span = machine.totalMs - machine0.totalMs;
       const busyMs = machine.busyMs - machine0.busyMs;
       const machineBusy = span > 0 ? busyMs / span : 0;
       const foreignBusy = span > 0 ? Math.max(0, busyMs - benchMs) / span : 0;
-      cpu = { cpuMs: Object.fromEntries(pids.map(([name, list], i) => [name, cpuMs(list) - before[i]!])), machineBusy, foreignBusy };
+      cpu = { cpuMs: Object.fromEntries(before.map(([name, snapshot]) => [name, cpuSince(snapshot, all[name]!())])), machineBusy, foreignBusy };
       result = JSON.parse(line) as T;
     }
   }

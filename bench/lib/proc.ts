@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
-type Stat = { pid: number; ppid: number; comm: string; ticks: number };
+/** `ticks`: user + system CPU of the process itself; `reaped`: of its children that exited and were waited for. */
+type Stat = { pid: number; ppid: number; comm: string; ticks: number; reaped: number };
 
 function stat(pid: number): Stat | null {
   try {
@@ -13,8 +14,9 @@ function stat(pid: number): Stat | null {
     const open = text.indexOf("(");
     const close = text.lastIndexOf(")");
     const fields = text.slice(close + 2).split(" ");
-    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
-    return { pid, ppid: Number(fields[1]), comm: text.slice(open + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
+    const n = (field: number) => Number(fields[field - 3]);
+    return { pid, ppid: n(4), comm: text.slice(open + 1, close), ticks: n(14) + n(15), reaped: n(16) + n(17) };
   } catch {
     return null; // gone
   }
@@ -48,11 +50,30 @@ export function descendantsNamed(root: number, comm: string): number[] {
   return processTree([root]).filter((pid) => pid !== root && names.get(pid) === comm);
 }
 
-/** User + system CPU time used so far by these processes, in ms (10 ms resolution per process). */
-export function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) ticks += stat(pid)?.ticks ?? 0;
-  return (ticks * 1000) / TICKS_PER_SECOND;
+/**
+ * CPU time (ms, 10 ms resolution per process) used so far by each of these processes together
+ * with its exited children (a PostgreSQL backend that ended, a replaced cluster worker), so a
+ * tree's total does not drop when a process in it exits.
+ */
+export function cpuSnapshot(pids: number[]): Map<number, number> {
+  const snapshot = new Map<number, number>();
+  for (const pid of pids) {
+    const s = stat(pid);
+    if (s) snapshot.set(pid, ((s.ticks + s.reaped) * 1000) / TICKS_PER_SECOND);
+  }
+  return snapshot;
+}
+
+/** CPU (ms) these processes used since `before`; a process not in `before` counts from its start. */
+export function cpuSince(before: Map<number, number>, pids: number[]): number {
+  let ms = 0;
+  for (const [pid, now] of cpuSnapshot(pids)) ms += now - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/** The command name of a process (e.g. "node", "postgres", "esbuild"), or "?" when it is gone. */
+export function commandName(pid: number): string {
+  return stat(pid)?.comm ?? "?";
 }
 
 /** Resident memory of each process in MB (VmRSS). */

@@ -7,7 +7,8 @@ import { ms3 } from "./stats";
 
 export type Target = "direct" | "portkey" | "ours";
 export const LABEL: Record<Target, string> = { direct: "direct (mock)", portkey: "Portkey", ours: "ours" };
-export type Memory = { served: number; processes: number; bootMb: number; afterMb: number; largestMb: number };
+/** `processes`: each process's command name and RSS in MB after the requests, largest first. */
+export type Memory = { served: number; processes: string; bootMb: number; afterMb: number; largestMb: number };
 
 export type BenchResults = {
   date: string;
@@ -55,7 +56,7 @@ export function renderReport(r: BenchResults): string {
   });
   const memRows = (Object.keys(r.memory) as Target[]).map((t) => {
     const m = r.memory[t]!;
-    return [LABEL[t], String(m.served), String(m.processes), f1(m.bootMb), f1(m.afterMb), f1(m.largestMb)];
+    return [LABEL[t], String(m.served), f1(m.bootMb), f1(m.afterMb), f1(m.largestMb), m.processes];
   });
   return [
     `Gateway bench, ${r.date}; ${r.machine}; the load generator, the mock, Portkey ${r.portkeyVersion}, PostgreSQL and our gateway share these cores.`,
@@ -68,7 +69,7 @@ export function renderReport(r: BenchResults): string {
     "",
     table(["target", "requests", "failed", "first byte p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "whole stream p50 ms", "whole stream p99 ms", "other load"], streamRows),
     "",
-    `Portkey is compared on streams against nothing: ${r.portkeyStreamProbe}`,
+    r.portkeyStreamProbe,
     "",
     `### Throughput at ${r.connections} connections (autocannon, non-streamed, ${r.seconds} s per row)`,
     "",
@@ -76,7 +77,7 @@ export function renderReport(r: BenchResults): string {
     "",
     "### Memory (RSS of all the gateway's processes)",
     "",
-    table(["gateway", "requests served", "processes", "RSS after boot MB", "RSS after MB", "largest process MB"], memRows),
+    table(["gateway", "requests served", "RSS after boot MB", "RSS after MB", "largest process MB", "processes after (MB)"], memRows),
     "",
     "\"other load\": share of the machine's CPU used by processes outside the bench during the row (near 0% for a clean row).",
     "",
