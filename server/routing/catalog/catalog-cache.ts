@@ -8,7 +8,12 @@ export type CatalogEntry = { row: ModelRow; readyNow: boolean };
 export type Catalog = { byId: Map<string, CatalogEntry>; loadedAt: number };
 
 const CATALOG_TTL_MS = 5000;
-const state = globalThis as unknown as { gatewayCatalog?: Catalog; gatewayCatalogLoading?: Promise<Catalog> };
+const state = globalThis as unknown as {
+  gatewayCatalog?: Catalog;
+  gatewayCatalogLoading?: Promise<Catalog>;
+  /** Bumped by every invalidation: a load that started before one must not be kept. */
+  gatewayCatalogGeneration?: number;
+};
 let subscribed: Promise<void> | undefined;
 
 async function loadCatalog(): Promise<Catalog> {
@@ -26,7 +31,9 @@ async function loadCatalog(): Promise<Catalog> {
 }
 
 function invalidate(): void {
+  state.gatewayCatalogGeneration = (state.gatewayCatalogGeneration ?? 0) + 1;
   state.gatewayCatalog = undefined;
+  state.gatewayCatalogLoading = undefined; // the next call reads again, after the change
 }
 
 function subscribe(): void {
@@ -42,10 +49,16 @@ export async function getCatalog(): Promise<Catalog> {
   subscribe();
   const current = state.gatewayCatalog;
   if (current && Date.now() - current.loadedAt < CATALOG_TTL_MS) return current;
-  state.gatewayCatalogLoading ??= loadCatalog()
-    .then((c) => (state.gatewayCatalog = c))
-    .finally(() => (state.gatewayCatalogLoading = undefined));
-  return state.gatewayCatalogLoading;
+  const generation = state.gatewayCatalogGeneration ?? 0;
+  const loading = (state.gatewayCatalogLoading ??= loadCatalog()
+    .then((c) => {
+      if ((state.gatewayCatalogGeneration ?? 0) === generation) state.gatewayCatalog = c;
+      return c;
+    })
+    .finally(() => {
+      if (state.gatewayCatalogLoading === loading) state.gatewayCatalogLoading = undefined;
+    }));
+  return loading;
 }
 
 export { invalidate as invalidateCatalog };

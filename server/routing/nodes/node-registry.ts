@@ -16,10 +16,16 @@ export type RoutableNode = {
 };
 
 const REGISTRY_TTL_MS = 5000;
-const state = globalThis as unknown as { gatewayNodes?: { nodes: RoutableNode[]; loadedAt: number }; gatewayNodesLoading?: Promise<RoutableNode[]> };
+const state = globalThis as unknown as {
+  gatewayNodes?: { nodes: RoutableNode[]; loadedAt: number };
+  gatewayNodesLoading?: Promise<RoutableNode[]>;
+  /** Bumped by every invalidation: a load that started before one must not be kept. */
+  gatewayNodesGeneration?: number;
+};
 let subscribed: Promise<void> | undefined;
 
 async function load(): Promise<RoutableNode[]> {
+  const generation = state.gatewayNodesGeneration ?? 0;
   const rows = await db.node.findMany({ where: { enabled: true }, include: { models: true }, orderBy: { createdAt: "asc" } });
   const nodes = rows.map((r) => ({
     id: r.id,
@@ -30,12 +36,14 @@ async function load(): Promise<RoutableNode[]> {
     online: r.status === "online",
     models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),
   }));
-  state.gatewayNodes = { nodes, loadedAt: Date.now() };
+  if ((state.gatewayNodesGeneration ?? 0) === generation) state.gatewayNodes = { nodes, loadedAt: Date.now() };
   return nodes;
 }
 
 export function invalidateNodes(): void {
+  state.gatewayNodesGeneration = (state.gatewayNodesGeneration ?? 0) + 1;
   state.gatewayNodes = undefined;
+  state.gatewayNodesLoading = undefined; // the next call reads again, after the change
 }
 
 export async function getRoutableNodes(): Promise<RoutableNode[]> {
@@ -45,6 +53,8 @@ export async function getRoutableNodes(): Promise<RoutableNode[]> {
   });
   const current = state.gatewayNodes;
   if (current && Date.now() - current.loadedAt < REGISTRY_TTL_MS) return current.nodes;
-  state.gatewayNodesLoading ??= load().finally(() => (state.gatewayNodesLoading = undefined));
-  return state.gatewayNodesLoading;
+  const loading = (state.gatewayNodesLoading ??= load().finally(() => {
+    if (state.gatewayNodesLoading === loading) state.gatewayNodesLoading = undefined;
+  }));
+  return loading;
 }
