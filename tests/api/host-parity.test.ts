@@ -342,17 +342,30 @@ describe("the data plane and the Next.js host answer alike", () => {
       ["verbose_json", "json"],
       ["srt", "text"],
     ] as const)("POST /v1/audio/transcriptions (multipart), %s", async (format, kind) => {
+      // Speech for the subtitles (a recognizer, when the built-in node has one, hears nothing in a tone).
+      const audio =
+        kind === "json"
+          ? new Uint8Array(wav(1.5))
+          : new Uint8Array(
+              await (
+                await fetch(`${base("node")}/v1/audio/speech`, {
+                  method: "POST",
+                  headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+                  body: JSON.stringify({ model: "local-tts", input: "Hello from both hosts of the gateway.", voice: "alloy", response_format: "wav" }),
+                })
+              ).arrayBuffer(),
+            );
       const form = () => {
         const f = new FormData();
         f.append("model", "local-stt");
         f.append("response_format", format);
-        f.append("file", new Blob([new Uint8Array(wav(1.5))], { type: "audio/wav" }), "tone.wav");
+        f.append("file", new Blob([audio], { type: "audio/wav" }), kind === "json" ? "tone.wav" : "speech.wav");
         return f;
       };
       const v = expectParity(await both("/v1/audio/transcriptions", { key, body: form }), kind);
       expect(v.status).toBe(200);
       if (kind === "json") expect(v.body).toMatchObject({ duration: 1.5, text: expect.any(String) });
-      else expect(v.body).toContain("00:00:00,000 -->");
+      else expect(v.body).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\n\S/);
     });
 
     it("POST /v1/images/generations with response_format url, then the signed link from each host on both", async () => {
