@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateKeySecret, hashKey, isWellFormedKey } from "../../server/identity/keys/key-secret";
+import { contract } from "../../server/contract";
 import { allowedMethods } from "../../server/contract/routes";
 import { formatMoney, money } from "../../server/kernel/money";
 import { open, seal } from "../../server/infra/secret-box";
@@ -50,5 +51,13 @@ describe("declared routes", () => {
     expect(allowedMethods("/v1/videos/video-1")).toEqual(["GET", "DELETE"]);
     expect(allowedMethods("/v1/files/a/b")).toBeNull();
     expect(allowedMethods("/v1/models/")).toBeNull();
+  });
+});
+
+describe("the contract", () => {
+  it("names each operation by the tRPC path it is grouped under", () => {
+    for (const [group, ops] of Object.entries(contract)) {
+      for (const [name, op] of Object.entries(ops)) expect(op.id).toBe(`${group}.${name}`);
+    }
   });
 });
