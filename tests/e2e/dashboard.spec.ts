@@ -4,7 +4,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import OpenAI from "openai";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
-import { person, screenshot, signUp, url, watchConsole, type Person } from "./helpers";
+import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -39,7 +39,7 @@ test("the first user signs up, is an operator, and creates a workspace", async (
 });
 
 test("the operator adds credits; the balance and the ledger show them", async ({}, info) => {
-  await page.goto(ws("billing"));
+  await visit(page, ws("billing"));
   await page.getByLabel("Amount (USD)").fill("10");
   await page.getByLabel("Note").fill("first top-up");
   await page.getByRole("button", { name: "Add credits" }).click();
@@ -49,7 +49,7 @@ test("the operator adds credits; the balance and the ledger show them", async ({
 });
 
 test("a key created on the keys page calls /v1/chat/completions; the call shows in the usage chart and table", async ({}, info) => {
-  await page.goto(ws("keys"));
+  await visit(page, ws("keys"));
   await page.getByLabel("Name").fill("ci key");
   await page.getByRole("button", { name: "Create key" }).click();
   const secret = (await page.getByTestId("new-key-secret").textContent())!.trim();
@@ -68,7 +68,7 @@ test("a key created on the keys page calls /v1/chat/completions; the call shows 
   const completion = await openai.chat.completions.create({ model: "local-chat-sim", messages: [{ role: "user", content: "Hello from the browser test" }] });
   expect(completion.usage!.total_tokens).toBeGreaterThan(0);
 
-  await page.goto(ws("usage"));
+  await visit(page, ws("usage"));
   const requests = page.getByRole("region", { name: "Recent requests" });
   await expect(requests.getByRole("cell", { name: "/v1/chat/completions" })).toBeVisible();
   await expect(requests.getByRole("cell", { name: "local-chat-sim" })).toBeVisible();
@@ -79,8 +79,8 @@ test("a key created on the keys page calls /v1/chat/completions; the call shows 
 });
 
 test("a second user invited by link joins as member, and the server refuses them an admin action", async ({ browser }, info) => {
-  await page.goto(ws("members"));
-  await page.getByLabel("Role").selectOption("member");
+  await visit(page, ws("members"));
+  await page.getByLabel("Role", { exact: true }).selectOption("member");
   await page.getByRole("button", { name: "Invite" }).click();
   const link = await page.getByLabel("Invitation link").inputValue();
   expect(link).toMatch(/\/invite\/\S+$/);
@@ -91,7 +91,7 @@ test("a second user invited by link joins as member, and the server refuses them
   const memberConsole = watchConsole(memberPage);
   try {
     const member = person("Member");
-    await memberPage.goto(link);
+    await visit(memberPage, link);
     await expect(memberPage.getByRole("heading", { name: "Join Acme Research" })).toBeVisible();
     const signUpHref = await memberPage.getByRole("link", { name: "Create an account" }).getAttribute("href");
     expect(signUpHref).toMatch(/^\/signup\?callbackUrl=%2Finvite%2F/);
@@ -104,7 +104,7 @@ test("a second user invited by link joins as member, and the server refuses them
     // Not an operator, so no operator pages.
     await expect(memberPage.getByRole("link", { name: "Nodes" })).toHaveCount(0);
     // The members page offers a member no invite form...
-    await memberPage.goto(ws("members"));
+    await visit(memberPage, ws("members"));
     await expect(memberPage.getByRole("table").getByText(owner.email)).toBeVisible();
     await expect(memberPage.getByRole("button", { name: "Invite" })).toHaveCount(0);
     // ...and the server refuses the admin actions even when called directly, with the session.
@@ -117,7 +117,7 @@ test("a second user invited by link joins as member, and the server refuses them
     expect(invite.status()).toBe(403);
     const credits = await call("billing.addCredits", { workspaceId, amount: "1000" });
     expect(credits.status()).toBe(403);
-    await page.goto(ws("settings"));
+    await visit(page, ws("settings"));
     await expect(page.getByLabel("Workspace name")).toHaveValue("Acme Research");
     await screenshot(page, "settings", info);
     memberConsole.expectNone();
@@ -127,7 +127,7 @@ test("a second user invited by link joins as member, and the server refuses them
 });
 
 test("a playground chat streams the reply and shows the turn's tokens and cost", async ({}, info) => {
-  await page.goto(ws("playground"));
+  await visit(page, ws("playground"));
   await page.getByLabel("Model").selectOption("local-chat-sim");
   await page.getByLabel("Message").fill("Say hello to the playground");
   // Record every text the reply shows while it arrives: a streamed reply grows in several steps.
@@ -149,7 +149,7 @@ test("a playground chat streams the reply and shows the turn's tokens and cost",
 });
 
 test("a video job shows its progress, completes, and plays in the page", async ({}, info) => {
-  await page.goto(ws("videos"));
+  await visit(page, ws("videos"));
   await page.getByLabel("Model").selectOption("local-video");
   await page.getByLabel("Prompt").fill("a red ball bouncing");
   await page.getByLabel("Seconds").fill("1");
@@ -176,7 +176,7 @@ test("a video job shows its progress, completes, and plays in the page", async (
 });
 
 test("the models page lists the catalog with prices and video ranges", async ({}, info) => {
-  await page.goto(ws("models"));
+  await visit(page, ws("models"));
   await expect(page.locator('[data-testid="model-row"][data-model-id="local-chat-sim"]')).toBeVisible();
   await expect(page.locator('[data-testid="model-row"][data-model-id="local-video"]')).toBeVisible();
   await screenshot(page, "models", info);
@@ -186,7 +186,7 @@ test("an operator adds a node; it is listed online with its region and models, a
   // The node serves a model the catalog knows (one without a price card would not be linked).
   const fake: FakeUpstream = await startFakeUpstream("local-chat-sim");
   try {
-    await page.goto(ws("nodes"));
+    await visit(page, ws("nodes"));
     const form = page.getByRole("form", { name: "Add node" });
     await form.getByLabel("Name").fill("e2e-node");
     await form.getByLabel("Base URL").fill(fake.url);
@@ -198,7 +198,7 @@ test("an operator adds a node; it is listed online with its region and models, a
     await expect(row).toContainText("local-chat-sim");
     await expect(row).toContainText("online", { timeout: 20_000 });
     await screenshot(page, "nodes", info);
-    await page.goto(ws("network"));
+    await visit(page, ws("network"));
     // The built-in node and the new one, in two regions.
     await expect(page.getByTestId("stat-nodes-online")).toHaveText("2", { timeout: 20_000 });
     await expect(page.getByTestId("stat-regions")).toHaveText("2");
@@ -214,13 +214,13 @@ test("on a phone-sized screen the menu opens, navigation works, and pages do not
   const phonePage = await phone.newPage();
   const phoneConsole = watchConsole(phonePage);
   try {
-    await phonePage.goto(ws("usage"));
+    await visit(phonePage, ws("usage"));
     await expect(phonePage.getByRole("link", { name: "API keys" })).toBeHidden();
     await phonePage.getByRole("button", { name: "Menu" }).click();
     await phonePage.getByRole("link", { name: "API keys" }).click();
     await expect(phonePage).toHaveURL(/\/keys$/);
     for (const section of ["usage", "keys", "billing", "playground", "videos"]) {
-      await phonePage.goto(ws(section));
+      await visit(phonePage, ws(section));
       await expect(phonePage.getByRole("heading", { level: 1 })).toBeVisible();
       const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${section} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
@@ -233,7 +233,7 @@ test("on a phone-sized screen the menu opens, navigation works, and pages do not
 });
 
 test("workspaces: a second one is created from the switcher, and the switcher moves between them", async ({}, info) => {
-  await page.goto(ws("keys"));
+  await visit(page, ws("keys"));
   await page.getByLabel("Workspace", { exact: true }).selectOption({ label: "+ New workspace…" });
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await page.getByLabel("Workspace name").fill("Side Project");
@@ -242,7 +242,7 @@ test("workspaces: a second one is created from the switcher, and the switcher mo
   const second = new URL(page.url()).pathname.split("/")[2]!;
   expect(second).not.toBe(workspaceId);
   // Each workspace shows its own data: the new one has no keys yet.
-  await page.goto(url(`/w/${second}/keys`));
+  await visit(page, url(`/w/${second}/keys`));
   await expect(page.getByText("No API keys yet")).toBeVisible();
   await expect(page.getByText("ci key")).toHaveCount(0);
   await page.getByLabel("Workspace", { exact: true }).selectOption({ label: "Acme Research" });
@@ -252,9 +252,9 @@ test("workspaces: a second one is created from the switcher, and the switcher mo
 });
 
 test("signing out ends the session", async () => {
-  await page.goto(ws("usage"));
+  await visit(page, ws("usage"));
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin/);
-  await page.goto(ws("keys"));
+  await visit(page, ws("keys"));
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
 });

@@ -6,6 +6,15 @@ import { expect, type Page, type TestInfo } from "@playwright/test";
 
 export const url = (p: string) => `${process.env.E2E_BASE_URL}${p}`;
 
+/**
+ * Opens a page and waits until React has hydrated it: a form typed into before that loses its
+ * input (the controlled fields reset) and a click submits nothing.
+ */
+export async function visit(page: Page, address: string): Promise<void> {
+  await page.goto(address);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 export const SCREENSHOT_DIR = path.join("test-results", "screenshots");
 
 /** Saves a full-page screenshot under test-results/screenshots and attaches it to the report. */
@@ -35,7 +44,7 @@ export function person(name: string): Person {
 }
 
 export async function signUp(page: Page, who: Person, from = "/signup"): Promise<void> {
-  await page.goto(url(from));
+  await visit(page, url(from));
   await page.getByLabel("Name").fill(who.name);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
@@ -43,7 +52,7 @@ export async function signUp(page: Page, who: Person, from = "/signup"): Promise
 }
 
 export async function signIn(page: Page, who: Pick<Person, "email" | "password">): Promise<void> {
-  await page.goto(url("/signin"));
+  await visit(page, url("/signin"));
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();

@@ -1,14 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { person, screenshot, signIn, signUp, url, watchConsole } from "./helpers";
+import { person, screenshot, signIn, signUp, url, visit, watchConsole } from "./helpers";
 
 test("sign-up and sign-in pages, sign out, and throttling after repeated failures", async ({ page }, info) => {
   const console = watchConsole(page);
-  await page.goto(url("/signin"));
+  await visit(page, url("/signin"));
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
   // GitHub sign-in is off unless GITHUB_ID and GITHUB_SECRET are set.
   await expect(page.getByRole("button", { name: "Sign in with GitHub" })).toHaveCount(0);
   await screenshot(page, "signin", info);
-  await page.goto(url("/signup"));
+  await visit(page, url("/signup"));
   await screenshot(page, "signup", info);
 
   const who = person("Casey");
@@ -23,9 +23,9 @@ test("sign-up and sign-in pages, sign out, and throttling after repeated failure
   // The right password works; signing out ends the session.
   await signIn(page, who);
   await expect(page).toHaveURL(/\/workspaces\/new$/);
-  await page.goto(url("/dashboard"));
+  await visit(page, url("/dashboard"));
   await page.context().clearCookies();
-  await page.goto(url("/dashboard"));
+  await visit(page, url("/dashboard"));
   await expect(page).toHaveURL(/\/signin/);
 
   // Five failures lock the email for the window: even the right password is refused then.
@@ -45,7 +45,7 @@ test("the sign-in form works from the keyboard alone", async ({ page }) => {
   await signUp(page, who);
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await page.context().clearCookies();
-  await page.goto(url("/signin"));
+  await visit(page, url("/signin"));
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Email")).toBeFocused();
   await page.keyboard.type(who.email);
