@@ -1,6 +1,7 @@
-// Runs once when a gateway server process starts: background work of the instance.
+// Runs once when a Next.js server process starts: background work of the instance, unless the
+// gateway's own server (scripts/gateway-server.ts, `npm start`) already runs it in this process.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.GATEWAY_BACKGROUND_OWNER) return;
   const { startBackground } = await import("./server/background");
   startBackground();
 }

@@ -18,7 +18,7 @@ import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { runCannon, runRate, type PidGroups } from "./lib/load";
 import { startOurs, waitUntilRoutable } from "./lib/ours";
-import { commandName, processTree, rssMb } from "./lib/proc";
+import { commandName, processTree, pssMb, rssMb } from "./lib/proc";
 import { LABEL, renderReport, type BenchResults, type Target } from "./lib/report";
 import { PORTKEY_VERSION, portkeyHeaders, startMock, startPortkey } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
@@ -103,7 +103,7 @@ try {
     const after = rssMb(pids);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const each = pids.map((pid, i) => `${commandName(pid)} ${Math.round(after[i]!)}`).sort((a, b) => Number(b.split(" ")[1]) - Number(a.split(" ")[1]));
-    results.memory[t] = { served: served[t], processes: each.join(", "), bootMb: sum(boot[t]), afterMb: sum(after), largestMb: Math.max(...after) };
+    results.memory[t] = { served: served[t], processes: each.join(", "), bootMb: sum(boot[t]), afterMb: sum(after), largestMb: Math.max(...after), afterPssMb: sum(pssMb(pids)) };
   }
 } finally {
   for (const s of started.reverse()) await s.stop().catch((err: Error) => log(`stopping: ${err.message}`));

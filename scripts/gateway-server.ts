@@ -4,13 +4,12 @@
 import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { env } from "../server/infra/env";
 import { clientIp } from "./lib/client-ip.mjs";
 
-const { PORT: port, HOST: hostname } = env;
-const processes = env.WEB_CONCURRENCY || availableParallelism();
+// Read without the server's env module (and zod): the cluster's primary loads nothing it does not use.
+const concurrency = process.env.WEB_CONCURRENCY?.trim() || "0";
+if (!/^\d+$/.test(concurrency)) throw new Error(`WEB_CONCURRENCY must be a whole number of processes, not "${concurrency}"`);
+const processes = Number(concurrency) || availableParallelism();
 
 function primary(): void {
   let stopping = false;
@@ -37,20 +36,21 @@ function primary(): void {
   }
 }
 
-async function serve(): Promise<void> {
-  // Loaded here, not at the top: the cluster's primary process only forks and watches.
-  const [{ default: next }, { isDataPlanePath, serveDataPlane }, { leaseBook }] = await Promise.all([
-    import("next"),
-    import("../server/transport/node/data-plane"),
-    import("../server/ledger/credit-leases"),
-  ]);
-  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const app = next({ dev: false, dir, hostname, port });
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * Next.js (the dashboard, /api/*), prepared on the first request that needs it: a process that
+ * serves only the API never loads it.
+ */
+async function startNext(): Promise<Handler> {
+  const [{ default: next }, { env }] = await Promise.all([import("next"), import("../server/infra/env")]);
+  const { PORT: port, HOST: hostname } = env;
+  // Started with the project root as its working directory (spawnGateway), from a bundle in the build folder.
+  const app = next({ dev: false, dir: process.cwd(), hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
   const trustProxy = env.TRUST_PROXY === "true";
-
-  const toNext = (req: IncomingMessage, res: ServerResponse) => {
+  return (req, res) => {
     // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.
     req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
     // Next.js drops Content-Length on streamed route handler answers: a route states the length
@@ -58,6 +58,28 @@ async function serve(): Promise<void> {
     const setHeader = res.setHeader.bind(res);
     res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
     return handle(req, res);
+  };
+}
+
+async function serve(): Promise<void> {
+  // Loaded here, not at the top: the cluster's primary process only forks and watches.
+  const [{ env }, { isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground }] = await Promise.all([
+    import("../server/infra/env"),
+    import("../server/transport/node/data-plane"),
+    import("../server/ledger/credit-leases"),
+    import("../server/background"),
+  ]);
+  // The instance's background work runs here, not from Next.js's instrumentation hook (Next.js
+  // may never be loaded in this process); the hook sees this and does nothing.
+  process.env.GATEWAY_BACKGROUND_OWNER = "gateway-server";
+  startBackground();
+  let nextHandler: Promise<Handler> | undefined;
+  const toNext: Handler = async (req, res) => {
+    nextHandler ??= startNext().catch((err: unknown) => {
+      nextHandler = undefined; // tried again on the next request
+      throw err;
+    });
+    return (await nextHandler)(req, res);
   };
 
   const server = createServer((req, res) => {
@@ -72,6 +94,7 @@ async function serve(): Promise<void> {
     });
   });
   server.keepAliveTimeout = 65_000;
+  const { PORT: port, HOST: hostname } = env;
   server.listen(port, hostname, () => console.log(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
 
   for (const sig of ["SIGTERM", "SIGINT"] as const) {

@@ -88,6 +88,23 @@ export function rssMb(pids: number[]): number[] {
   });
 }
 
+/**
+ * Proportional memory of each process in MB (Pss from smaps_rollup): a page shared by n processes
+ * (the node binary's code, shared libraries, pages a forked worker still shares) counts 1/n in
+ * each, so the sum over a group is the memory the group takes, where summed RSS counts shared
+ * pages once per process.
+ */
+export function pssMb(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+      return match ? Number(match[1]) / 1024 : 0;
+    } catch {
+      return 0;
+    }
+  });
+}
+
 /** The whole machine's CPU time so far, busy and in all (ms, summed over cores). */
 export function machineCpu(): { busyMs: number; totalMs: number } {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!;

@@ -8,7 +8,7 @@ import { ms3 } from "./stats";
 export type Target = "direct" | "portkey" | "ours";
 export const LABEL: Record<Target, string> = { direct: "direct (mock)", portkey: "Portkey", ours: "ours" };
 /** `processes`: each process's command name and RSS in MB after the requests, largest first. */
-export type Memory = { served: number; processes: string; bootMb: number; afterMb: number; largestMb: number };
+export type Memory = { served: number; processes: string; bootMb: number; afterMb: number; largestMb: number; afterPssMb: number };
 
 export type BenchResults = {
   date: string;
@@ -56,7 +56,7 @@ export function renderReport(r: BenchResults): string {
   });
   const memRows = (Object.keys(r.memory) as Target[]).map((t) => {
     const m = r.memory[t]!;
-    return [LABEL[t], String(m.served), f1(m.bootMb), f1(m.afterMb), f1(m.largestMb), m.processes];
+    return [LABEL[t], String(m.served), f1(m.bootMb), f1(m.afterMb), f1(m.afterPssMb), f1(m.largestMb), m.processes];
   });
   return [
     `Gateway bench, ${r.date}; ${r.machine}; the load generator, the mock, Portkey ${r.portkeyVersion}, PostgreSQL and our gateway share these cores.`,
@@ -75,9 +75,9 @@ export function renderReport(r: BenchResults): string {
     "",
     table(["target", "req/s", "requests", "errors + non-2xx", "p50 ms", "p99 ms", "CPU ms/req", "CPU ms/req with PostgreSQL", "load generator CPU ms/req", "machine busy", "other load"], thRows),
     "",
-    "### Memory (RSS of all the gateway's processes)",
+    "### Memory (RSS summed over all the gateway's processes; PSS counts their shared pages once)",
     "",
-    table(["gateway", "requests served", "RSS after boot MB", "RSS after MB", "largest process MB", "processes after (MB)"], memRows),
+    table(["gateway", "requests served", "RSS after boot MB", "RSS after MB", "PSS after MB", "largest process MB", "processes after (RSS MB)"], memRows),
     "",
     "\"other load\": share of the machine's CPU used by processes outside the bench during the row (near 0% for a clean row).",
     "",

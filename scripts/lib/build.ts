@@ -1,9 +1,11 @@
-// "Builds when needed": the Next.js build is redone when the sources it was made from changed.
+// "Builds when needed": the Next.js build is redone when the sources it was made from changed,
+// and the gateway's own server is bundled into one file beside it (esbuild, in well under a second).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { build } from "esbuild";
 import { projectRoot } from "../../server/infra/paths";
 
 const SOURCES = ["app", "server", "public", "instrumentation.ts", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "postcss.config.mjs"];
@@ -30,8 +32,57 @@ export function nextBin(): string {
   return createRequire(import.meta.url).resolve("next/dist/bin/next");
 }
 
-/** Runs `next build` into distDir unless a build of the same sources is already there. */
+/** Where the bundled gateway server of a build lives. */
+export function serverBundle(distDir: string): string {
+  return path.join(projectRoot, distDir, "gateway", "gateway-server.mjs");
+}
+
+/**
+ * Bundles scripts/gateway-server.ts and the server modules it loads into ES modules (packages
+ * stay in node_modules). The gateway's processes then run plain JavaScript: no TypeScript loader,
+ * no second copy of every module transformed in memory at run time. What the server imports
+ * lazily is a chunk of its own, so the cluster's primary loads only what it needs to fork.
+ * Files are rewritten only when they changed; the entry last, by rename.
+ */
+async function bundleServer(distDir: string): Promise<void> {
+  const entry = serverBundle(distDir);
+  const outdir = path.dirname(entry);
+  const result = await build({
+    entryPoints: { "gateway-server": path.join(projectRoot, "scripts", "gateway-server.ts") },
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunk-[hash]",
+    bundle: true,
+    splitting: true,
+    write: false,
+    platform: "node",
+    format: "esm",
+    target: `node${process.versions.node.split(".")[0]}`,
+    packages: "external",
+    alias: { "@": projectRoot },
+    sourcemap: "linked", // read only when the gateway runs with --enable-source-maps
+    logLevel: "error",
+  });
+  mkdirSync(outdir, { recursive: true });
+  const written = new Set<string>();
+  const files = [...result.outputFiles].sort((a, b) => Number(a.path === entry) - Number(b.path === entry));
+  for (const file of files) {
+    written.add(path.basename(file.path));
+    if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+  }
+  for (const name of readdirSync(outdir)) if (!written.has(name) && !name.endsWith(".tmp")) rmSync(path.join(outdir, name), { force: true });
+}
+
+/** Runs `next build` into distDir unless a build of the same sources is already there, then bundles the server. */
 export async function ensureBuilt(distDir: string, log: (line: string) => void): Promise<void> {
+  await ensureNextBuilt(distDir, log);
+  await bundleServer(distDir);
+}
+
+async function ensureNextBuilt(distDir: string, log: (line: string) => void): Promise<void> {
   const abs = path.join(projectRoot, distDir);
   const stamp = path.join(abs, "source-hash");
   const hash = sourceHash();

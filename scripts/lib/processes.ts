@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { projectRoot } from "../../server/infra/paths";
+import { serverBundle } from "./build";
 
 export type Child = { name: string; proc: ChildProcess; exited: Promise<number | null> };
 
@@ -40,11 +41,23 @@ export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inh
   return track("local node", proc);
 }
 
+/**
+ * V8 settings of the gateway's processes. A young generation of at most 2 × 4 MB (Node's default
+ * is 2 × 16) and an old generation let to grow 30% over what survived the last full collection
+ * (V8 otherwise lets it double or more first): the data plane keeps ~30 MB alive, and with V8's
+ * defaults a process under load carried 60–80 MB of garbage on top. WebAssembly (only Prisma's
+ * query compiler, whose plans are cached) stays on the baseline compiler, ~15 MB less code.
+ * Measured with `npm run bench:memory` and `npm run bench` (docs/BENCHMARKS.md).
+ */
+export const GATEWAY_V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=30", "--liftoff-only"];
+
 export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
   // GATEWAY_NODE_ARGS: extra Node.js flags for the gateway's processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
   // which NODE_OPTIONS does not accept); cluster workers inherit them.
-  const nodeArgs = process.env.GATEWAY_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", path.join(projectRoot, "scripts", "gateway-server.ts")], {
+  // Given after the defaults, so they win.
+  const nodeArgs = [...GATEWAY_V8_FLAGS, ...(process.env.GATEWAY_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
+  // The server bundled by ensureBuilt (scripts/lib/build.ts) with the build in distDir.
+  const proc = spawn(process.execPath, [...nodeArgs, serverBundle(opts.distDir)], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
     env: { ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },

@@ -61,7 +61,8 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
     let principal: Principal | null = null;
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
-    if (!open) principal = await authenticateBearer(call.header("authorization") ?? null);
+    const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
+    if (!open) principal = await authenticateBearer(call.header("authorization") ?? null, spends);
     switch (match.kind) {
       case "not_found":
         throw new GatewayError({

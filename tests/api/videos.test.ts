@@ -183,8 +183,12 @@ describe("a key's spend limit counts what its running jobs hold", () => {
     await expectError(createJob(limited, { model: "local-video", prompt: "three", seconds: 1, size: "640x360" }), 402, null, "key_spend_limit_reached");
     expect(await db.videoJob.count({ where: { apiKeyId: key.id } })).toBe(2);
     await createJob(openai, { model: "local-video", prompt: "other key", seconds: 1, size: "640x360" });
+    // Once its jobs are charged the key is at its limit: it can still follow and download them.
     await waitForJob(limited, first.id);
     await waitForJob(limited, second.id);
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).spent.toString()).toBe("0.1");
+    expect((await limited.videos.downloadContent(first.id)).status).toBe(200);
+    await expectError(createJob(limited, { model: "local-video", prompt: "four", seconds: 1, size: "320x180" }), 402, null, "key_spend_limit_reached");
   });
 });
 

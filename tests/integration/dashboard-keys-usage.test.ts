@@ -163,6 +163,9 @@ describe("API key spend limit", () => {
     expect(refusal).toBeInstanceOf(APIError);
     expect(refusal).toMatchObject({ status: 402, code: "key_spend_limit_reached", type: "insufficient_quota" });
     await expect(chat(other.secret)).resolves.toMatchObject({ object: "chat.completion" });
+    // Spent, not disabled: it may still read what costs nothing.
+    const models = await client(limited.secret).models.list();
+    expect(models.data.length).toBeGreaterThan(0);
 
     const row = await db.apiKey.findUniqueOrThrow({ where: { id: limited.key.id } });
     const spent = await sumOfEvents({ workspaceId: limited.key.workspaceId, apiKeyId: limited.key.id });

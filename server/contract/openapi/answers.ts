@@ -55,7 +55,7 @@ function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $
   if (hasInput) statuses.set(400, undefined);
   if (op.tier !== "none") {
     statuses.set(401, undefined);
-    statuses.set(402, op.tier === "billed" ? undefined : "The API key reached its spend limit (`key_spend_limit_reached`).");
+    if (op.tier === "billed" && op.pricing.kind !== "free") statuses.set(402, undefined);
   }
   if (pathParams(op.path).length) statuses.set(404, undefined);
   if (op.body.kind !== "none") statuses.set(413, undefined);
@@ -96,7 +96,7 @@ export function unservedRoute(op: UnservedOperation): RouteConfig {
     responses[400] = errorRef(400, "The body is not valid JSON.");
     responses[413] = errorRef(413);
   }
-  Object.assign(responses, { 401: errorRef(401), 402: errorRef(402, "The API key reached its spend limit (`key_spend_limit_reached`)."), 500: errorRef(500), 501: errorRef(501) });
+  Object.assign(responses, { 401: errorRef(401), 500: errorRef(500), 501: errorRef(501) });
   return {
     method: op.method.toLowerCase() as RouteConfig["method"],
     path: op.path,

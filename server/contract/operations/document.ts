@@ -1,7 +1,6 @@
 // The contract's own description: the OpenAPI 3.1 document, built from the declarations
 // (openapi.ts) and served like any operation, without a credential.
 import { z } from "zod";
-import { openApiDocument } from "../openapi";
 import { operation } from "../operation";
 import { ZOpenApiDocument } from "../outputs";
 
@@ -18,5 +17,6 @@ export const openApiDocumentOp = operation({
   output: ZOpenApiDocument,
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  handler: async () => openApiDocument(),
+  // Loaded on first use: the generator is only needed by this route.
+  handler: async () => (await import("../openapi")).openApiDocument(),
 });

@@ -34,8 +34,9 @@ type KeyRecord = {
 type Entry = { record: KeyRecord | null; loadedAt: number };
 
 export type KeyVerification =
-  | { valid: true; keyId: string; workspaceId: string }
-  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" | "spend_limit" };
+  /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
+  | { valid: true; keyId: string; workspaceId: string; spendLimitReached: boolean }
+  | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const cache = new LRUCache<string, Entry>({ max: 100_000 });
 const loading = new Map<string, Promise<Entry>>();
@@ -139,9 +140,9 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   if (!record) return { valid: false, reason: "not_found" };
   if (record.revokedAt !== null) return { valid: false, reason: "revoked" };
   if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
-  if (record.spendLimit !== null && money(record.spent).gte(record.spendLimit)) return { valid: false, reason: "spend_limit" };
   touch(record.id, now);
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId };
+  const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

@@ -3,16 +3,21 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
-import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 // A server-external package (next.config.mjs): loaded from node_modules, where its binary is.
-const ffprobe = (): string => ffprobeInstaller.path;
+// Loaded on first use: only uploaded audio needs it.
+let ffprobePath: string | undefined;
+async function ffprobe(): Promise<string> {
+  ffprobePath ??= (await import("@ffprobe-installer/ffprobe")).default.path;
+  return ffprobePath;
+}
 
-function run(args: string[]): Promise<string | null> {
+async function run(args: string[]): Promise<string | null> {
+  const bin = await ffprobe();
   return new Promise((resolve) => {
-    execFile(ffprobe(), args, { timeout: 20_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout) => resolve(err ? null : stdout));
+    execFile(bin, args, { timeout: 20_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout) => resolve(err ? null : stdout));
   });
 }
 

@@ -1,7 +1,7 @@
 // Uploaded images (edits, variations) are decoded with sharp before any node sees them: a file
 // sharp cannot read is a 400 naming the field, never a 500. The size limit is the multipart
 // parser's (MAX_IMAGE_UPLOAD_BYTES, 413).
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { errors } from "../../kernel/errors";
 import type { Upload } from "../../infra/storage/upload";
 
@@ -12,6 +12,7 @@ export type CheckedImage = { format: string; width: number; height: number };
 
 export async function checkImage(file: Upload, param: "image" | "mask"): Promise<CheckedImage> {
   let meta: Metadata;
+  const { default: sharp } = await import("sharp"); // loaded on first use: only image edits need it
   try {
     meta = await sharp(file.data, { failOn: "error", limitInputPixels: MAX_SIDE * MAX_SIDE }).metadata();
     // metadata() reads the header only; decode every pixel too (stats() streams through them

@@ -1,7 +1,7 @@
 // The job queue: pg-boss on the gateway's own PostgreSQL. Workers are woken by LISTEN/NOTIFY the
 // moment a job is committed; polling (JOB_POLL_INTERVAL_SECONDS) is only the safety net. Every
 // process that sends or works jobs shares one started instance.
-import { fromPrisma, PgBoss, type Db as QueueDb } from "pg-boss";
+import type { Db as QueueDb, PgBoss } from "pg-boss";
 import { databaseUrl } from "../db/client";
 import type { Tx } from "../db/client";
 import { env } from "../env";
@@ -10,8 +10,12 @@ export const QUEUES = { videoRender: "video-render" } as const;
 
 const state = globalThis as unknown as { gatewayBoss?: Promise<PgBoss> };
 
+// Loaded with the queue's first use: a process that never sends or works a job does not load it.
+let pgBoss: typeof import("pg-boss") | undefined;
+
 async function startBoss(): Promise<PgBoss> {
-  const boss = new PgBoss({
+  pgBoss ??= await import("pg-boss");
+  const boss = new pgBoss.PgBoss({
     connectionString: databaseUrl(),
     application_name: "gateway-jobs",
     max: 4,
@@ -27,7 +31,8 @@ async function startBoss(): Promise<PgBoss> {
 }
 
 /** The started queue of this process. */
-export function jobQueue(): Promise<PgBoss> {
+export async function jobQueue(): Promise<PgBoss> {
+  pgBoss ??= await import("pg-boss"); // this copy of the module may find the queue started by another
   state.gatewayBoss ??= startBoss().catch((err) => {
     state.gatewayBoss = undefined;
     throw err;
@@ -44,5 +49,6 @@ export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
 
 /** Lets pg-boss write inside a Prisma transaction, so a job is enqueued only if the transaction commits. */
 export function inTransaction(tx: Tx): QueueDb {
-  return fromPrisma(tx);
+  if (!pgBoss) throw new Error("inTransaction: await jobQueue() first");
+  return pgBoss.fromPrisma(tx);
 }

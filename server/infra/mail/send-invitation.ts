@@ -2,7 +2,7 @@
 // is known (NEXTAUTH_URL, else PUBLIC_BASE_URL): a link built from a request's Host header could
 // be pointed at another site by whoever sends that header. Never throws: the invite link has
 // already been shown to the inviter, so a mail failure is reported, not raised.
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { env } from "../env";
 
 export type InvitationEmail = { to: string; token: string; workspaceName: string; role: string; inviter: string; expiresAt: Date };
@@ -13,10 +13,11 @@ const TIMEOUTS = { connectionTimeout: "10000", greetingTimeout: "10000", socketT
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
-function transporter(smtpUrl: string): Transporter {
+async function transporter(smtpUrl: string): Promise<Transporter> {
   if (transport?.url !== smtpUrl) {
     const url = new URL(smtpUrl);
     for (const [key, value] of Object.entries(TIMEOUTS)) if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+    const { default: nodemailer } = await import("nodemailer"); // loaded on first use
     transport = { url: smtpUrl, transporter: nodemailer.createTransport(url.toString()) };
   }
   return transport.transporter;
@@ -49,7 +50,7 @@ export async function sendInvitationEmailWith(config: MailConfig, mail: Invitati
   if (!config.smtpUrl) return { emailed: false, note: "Email is not configured on this gateway (SMTP_URL); share the link yourself." };
   if (!config.origin) return { emailed: false, note: "The gateway's public address is not configured (NEXTAUTH_URL); share the link yourself." };
   try {
-    await transporter(config.smtpUrl).sendMail({
+    await (await transporter(config.smtpUrl)).sendMail({
       from: config.from,
       to: mail.to,
       subject: `You are invited to ${mail.workspaceName.replace(/[\r\n]+/g, " ")} on Model Gateway`,

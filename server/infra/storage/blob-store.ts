@@ -4,7 +4,6 @@ import path from "node:path";
 import { dataDir } from "../db/data-dir";
 import { env } from "../env";
 import { FileBlobStore } from "./fs-blob-store";
-import { S3BlobStore } from "./s3-blob-store";
 import type { BlobStore } from "./blob-types";
 
 export { isValidKey, contentTypeOf } from "./blob-types";
@@ -17,10 +16,28 @@ export function useBlobStore(custom: BlobStore): void {
   store = custom;
 }
 
+/** A store whose module is loaded by its first call (the S3 SDK is large; most installs never use it). */
+function loadedOnFirstCall(load: () => Promise<BlobStore>): BlobStore {
+  let loaded: Promise<BlobStore> | undefined;
+  const get = () =>
+    (loaded ??= load().catch((err: unknown) => {
+      loaded = undefined;
+      throw err;
+    }));
+  return {
+    put: async (key, data, contentType) => (await get()).put(key, data, contentType),
+    get: async (key) => (await get()).get(key),
+    head: async (key) => (await get()).head(key),
+    stream: async (key, range) => (await get()).stream(key, range),
+    delete: async (key) => (await get()).delete(key),
+    deleteOlderThan: async (prefix, ageMs) => (await get()).deleteOlderThan(prefix, ageMs),
+  };
+}
+
 export function blobStore(): BlobStore {
   store ??=
     env.BLOB_STORE === "s3"
-      ? new S3BlobStore({
+      ? loadedOnFirstCall(async () => new (await import("./s3-blob-store")).S3BlobStore({
           bucket: env.S3_BUCKET!,
           endpoint: env.S3_ENDPOINT,
           region: env.S3_REGION,
@@ -28,7 +45,7 @@ export function blobStore(): BlobStore {
           secretAccessKey: env.S3_SECRET_ACCESS_KEY,
           forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
           prefix: env.S3_PREFIX,
-        })
+        }))
       : new FileBlobStore(path.join(dataDir(), "blobs"));
   return store;
 }

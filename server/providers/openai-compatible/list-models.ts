@@ -1,5 +1,8 @@
 // GET {baseUrl}/models on an OpenAI-compatible server: used to discover what a node serves and
-// as its health check (every OpenAI-compatible server answers it).
+// as its health check (every OpenAI-compatible server answers it). undici's fetch, not the global
+// one: node calls already load the undici package, and the global fetch would load Node's own copy.
+import { fetch, type Response } from "undici";
+
 export type UpstreamModel = { id: string; [field: string]: unknown };
 
 export class UpstreamError extends Error {
