@@ -33,8 +33,9 @@ try {
   await waitUntilRoutable(url, headers, body);
   const boot = report("after boot");
   const r = await runCannon({ url, headers, body, connections: CONNECTIONS, amount: RSS_REQUESTS }, { target: ours.gatewayPids }, 0);
-  const after = report(`after ${r.requests} requests (${Math.round(r.rps)} req/s, ${r.errors} errors)`);
-  process.stdout.write(`${JSON.stringify({ requests: r.requests, errors: r.errors, bootMb: Math.round(boot), afterMb: Math.round(after) })}\n`);
+  const cpuPerRequest = (r.cpuMs.target ?? 0) / r.requests;
+  const after = report(`after ${r.requests} requests (${Math.round(r.rps)} req/s, ${cpuPerRequest.toFixed(3)} ms CPU/request, ${r.errors} errors)`);
+  process.stdout.write(`${JSON.stringify({ requests: r.requests, errors: r.errors, rps: Math.round(r.rps), cpuPerRequest, bootMb: Math.round(boot), afterMb: Math.round(after) })}\n`);
 } finally {
   await ours.stack.stop();
   await stopChild(mock.child);
