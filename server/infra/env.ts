@@ -94,6 +94,18 @@ export const EnvSchema = z.object({
   SIGN_IN_WINDOW_SECONDS: int(900),
   /** "true" behind one trusted reverse proxy: the client address (for throttling) is the last X-Forwarded-For entry. */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /**
+   * Origins whose browser pages may call /v1 (CORS): "*" (the default: /v1 takes bearer tokens,
+   * not cookies, so any page with a key may call it) or a comma-separated list of origins.
+   */
+  CORS_ORIGINS: z.string().default("*"),
+  /** On SIGTERM, in-flight requests and streams get this long to finish before they are cut (ms). */
+  SHUTDOWN_DRAIN_MS: int(30_000),
+  /** Time allowed to receive a request's headers, and its whole body (ms); node:http's own limits. */
+  HEADERS_TIMEOUT_MS: int(60_000),
+  REQUEST_TIMEOUT_MS: int(300_000),
+  /** Open client connections one gateway process accepts at most (0: no cap). */
+  MAX_CONNECTIONS: int(10_000),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),
