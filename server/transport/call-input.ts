@@ -3,8 +3,9 @@
 // gateway sets (path parameters, headers, origin) win over body fields of the same name.
 import type { AnyOperation, BodySource } from "../contract/operation";
 import { env } from "../infra/env";
-import { errors } from "../kernel/errors";
+import { errors, GatewayError } from "../kernel/errors";
 import type { IncomingCall } from "./call";
+import { checkJsonText, checkText } from "./input-text";
 import { readMultipart } from "./multipart";
 import { publicOrigin } from "./origin";
 import { parseJson, readBodyBytes } from "./request-body";
@@ -14,6 +15,7 @@ const isMultipart = (call: IncomingCall) => /^multipart\/form-data/i.test(call.h
 async function jsonBody(call: IncomingCall): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length"));
   const value = parseJson(bytes);
+  checkJsonText(value);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw errors.invalidRequest("The request body must be a JSON object.");
   }
@@ -25,6 +27,7 @@ async function formBody(call: IncomingCall, source: Extract<BodySource, { files:
     files: [...source.files],
     maxFileBytes: source.maxFileBytes(),
   });
+  for (const [name, value] of Object.entries(form.fields)) for (const v of Array.isArray(value) ? value : [value]) checkText(v, name);
   return { ...form.fields, ...form.files };
 }
 
@@ -43,15 +46,23 @@ function readBody(call: IncomingCall, source: BodySource): Promise<Record<string
 
 function decodeParam(name: string, raw: string): string {
   try {
-    return decodeURIComponent(raw);
-  } catch {
+    const value = decodeURIComponent(raw);
+    checkText(value, name);
+    return value;
+  } catch (err) {
+    if (err instanceof GatewayError) throw err;
     throw errors.invalidRequest(`The path parameter \`${name}\` is not valid percent-encoding.`, name);
   }
 }
 
 export async function operationInput(op: AnyOperation, call: IncomingCall, params: Record<string, string>): Promise<Record<string, unknown>> {
   const input: Record<string, unknown> = await readBody(call, op.body);
-  if (op.query) for (const [k, v] of call.query) input[k] ??= v;
+  if (op.query) {
+    for (const [k, v] of call.query) {
+      checkText(v, k);
+      input[k] ??= v;
+    }
+  }
   for (const [name, raw] of Object.entries(params)) input[name] = decodeParam(name, raw);
   if (op.headers) for (const [field, header] of Object.entries(op.headers)) input[field] = call.header(header);
   if (op.origin) input.origin = publicOrigin(call);

@@ -13,6 +13,7 @@ import { createCaller } from "../trpc/root";
 import { authenticateBearer } from "./authenticate";
 import { jsonReply, SSE_HEADERS, type IncomingCall, type Reply } from "./call";
 import { operationInput } from "./call-input";
+import { finishHeaders, isPreflight, preflightReply } from "./answer-headers";
 import { errorReply } from "./error-adapter";
 import { parseJson, readBodyBytes } from "./request-body";
 import { newRequestId } from "./respond";
@@ -49,12 +50,25 @@ export function toReply(result: unknown, requestId: string): Reply {
 /** HEAD is served wherever GET is. */
 const withHead = (allowed: string[]): string[] => (allowed.includes("GET") ? [...allowed, "HEAD"] : allowed);
 
+/** Every method a /v1 path may have, for a preflight to a path that is not one of ours. */
+const ANY_METHOD = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
+
 /** Answers one request. Never throws: failures become error answers. */
 export async function dispatch(call: IncomingCall): Promise<Reply> {
+  const startedAt = performance.now();
   const requestId = newRequestId();
+  const reply = await answer(call, requestId);
+  finishHeaders(reply, call, startedAt);
+  return reply;
+}
+
+async function answer(call: IncomingCall, requestId: string): Promise<Reply> {
   try {
     if (call.method === "OPTIONS") {
       const allowed = allowedMethods(call.path);
+      // A browser's preflight carries no credential: it is answered for any path, and the real
+      // request then gets what it deserves (with CORS headers, so the page can read the error).
+      if (isPreflight(call)) return preflightReply(call, allowed ? withHead(allowed).concat("OPTIONS") : ANY_METHOD, requestId);
       if (allowed) return { kind: "empty", status: 204, headers: { allow: withHead(allowed).concat("OPTIONS").join(", "), "x-request-id": requestId } };
     }
     const match = matchRoute(call.method, call.path);

@@ -65,7 +65,23 @@ export async function readMultipart(contentType: string, contentLength: string |
       return reject(errors.invalidRequest("The multipart body could not be parsed."));
     }
     const pending: Promise<void>[] = [];
-    parser.on("file", (name, stream, filename, _enc, mimeType) => {
+    // Busboy calls these from inside its parser: an exception thrown there would escape as an
+    // uncaught exception and leave this promise pending forever, so every handler is guarded.
+    const guarded =
+      <A extends unknown[]>(handler: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          handler(...args);
+        } catch (err) {
+          fail(err instanceof GatewayError ? err : errors.invalidRequest("The multipart body could not be parsed."));
+        }
+      };
+    const unnamed = () => errors.invalidRequest('Every part of a multipart body needs a name (Content-Disposition: form-data; name="...").');
+    parser.on("file", guarded((name: string | undefined, stream: Readable, filename: string | undefined, _enc: string, mimeType: string | undefined) => {
+      if (!name) {
+        stream.resume();
+        throw unnamed();
+      }
       // A body that ends inside a file part makes busboy emit `error` on that part's stream.
       stream.on("error", () => fail(errors.invalidRequest("The multipart body is malformed (a file part was cut off).", name)));
       if (!spec.files.includes(name) || form.files[name]) return void stream.resume();
@@ -80,11 +96,12 @@ export async function readMultipart(contentType: string, contentLength: string |
           }),
         ),
       );
-    });
-    parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
+    }));
+    parser.on("field", guarded((name: string | undefined, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (!name) throw unnamed();
       if (valueTruncated) return fail(new GatewayError({ status: 413, code: "request_too_large", param: name, message: `The field \`${name}\` exceeds ${maxFieldBytes} bytes.` }));
       addField(form.fields, name, value);
-    });
+    }));
     parser.on("fieldsLimit", () => fail(errors.invalidRequest(`A multipart body may carry at most ${MAX_FIELDS} fields.`)));
     parser.on("partsLimit", () => fail(errors.invalidRequest("The multipart body has too many parts.")));
     parser.on("error", () => fail(errors.invalidRequest("The multipart body is malformed.")));

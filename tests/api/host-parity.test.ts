@@ -163,7 +163,10 @@ function view(answer: Answer, self: string, kind: BodyKind) {
     Object.entries(answer.headers)
       .filter(([name]) => !NOT_COMPARED.has(name))
       // A signed image link's lifetime counts down: compared below, to within a few seconds.
-      .map(([name, value]) => [name, name === "cache-control" ? value.replace(MAX_AGE, "max-age=<s>") : norm.str(value)]),
+      .map(([name, value]) => [
+        name,
+        name === "cache-control" ? value.replace(MAX_AGE, "max-age=<s>") : name === "openai-processing-ms" ? value.replace(/^\d+$/, "<ms>") : norm.str(value),
+      ]),
   );
   const text = answer.body.toString("utf8");
   const body = {

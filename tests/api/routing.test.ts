@@ -71,6 +71,18 @@ describe("routing", () => {
     await new Promise((r) => setTimeout(r, 1600));
   });
 
+  it("a node that answers 429 again and again stays in rotation (rate limits never open the breaker)", async () => {
+    const { openai } = await newWorkspace();
+    flaky.mode = "rate-limited";
+    for (let i = 0; i < 6; i++) {
+      const before = flaky.calls;
+      const completion = await openai.chat.completions.create({ model: FAILOVER_MODEL, messages: [{ role: "user", content: `limited ${i}` }] });
+      expect(flaky.calls, `call ${i} still tries the rate-limited node first`).toBe(before + 1);
+      expect(completion.choices[0]!.message.content).toBeTruthy();
+    }
+    flaky.mode = "ok";
+  });
+
   it("a node that keeps failing is taken out of rotation, and checked back in once healthy", async () => {
     flaky.mode = "fail";
     const { openai } = await newWorkspace();

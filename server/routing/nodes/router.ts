@@ -93,6 +93,9 @@ export async function withFailover<T>(
       if (signal?.aborted || !(err instanceof UpstreamFailure)) throw err;
       lastFailure = err;
       if (!err.retryable) throw upstreamError(err);
+      // A 429 is the node pacing one caller (often one workspace's key upstream), not a broken
+      // node: it fails over, but never counts toward opening the breaker for everyone.
+      if (err.kind === "status" && err.status === 429) continue;
       // The other processes are told before this call fails over or answers, so the next call anywhere counts it.
       await recordFailure(routed.node.id);
     }
