@@ -39,7 +39,7 @@ export const MODELS: Card[] = [
     type: "chat",
     context_length: 32768,
     max_output_tokens: 4096,
-    capabilities: { ...noCaps, input_modalities: ["text"], output_modalities: ["text"], json_mode: true, streaming: true, structured_output: false, tools: true },
+    capabilities: { ...noCaps, input_modalities: ["text"], output_modalities: ["text"], json_mode: true, streaming: true, structured_output: true, tools: true },
     pricing: { ...noPrices, input_per_1m: "0.15", cache_read_per_1m: "0.075", output_per_1m: "0.6", reasoning_per_1m: "0.6" },
   }),
   card("local-embed-ngram", {

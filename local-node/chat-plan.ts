@@ -2,7 +2,7 @@
 // finish reason, computed up front. The non-streaming response and the stream both render a plan.
 import { tokenLimit, type ChatRequest } from "./chat-request";
 import { seededRng, type Rng } from "./random";
-import { fillObject } from "./schema-fill";
+import { fillValue } from "./schema-fill";
 import { replyText } from "./sim-text";
 import { decode, encode } from "./tokenizer";
 import { chooseTool, makeToolCall, type ToolCall } from "./tools";
@@ -33,9 +33,12 @@ function answerText(req: ChatRequest, rng: Rng): string {
   const format = req.response_format;
   if (format?.type === "json_object") return JSON.stringify({ answer: text });
   if (format?.type === "json_schema") {
+    // Structured outputs: an instance of the schema, its first plain string property holding the
+    // text. Without a schema, any JSON object conforms.
     const schema = format.json_schema.schema;
-    const hasProps = schema && typeof schema.properties === "object" && Object.keys(schema.properties ?? {}).length;
-    return JSON.stringify(hasProps ? fillObject(schema, rng, schema, 0, text) : { answer: text });
+    if (!schema || !Object.keys(schema).length) return JSON.stringify({ answer: text });
+    const value = fillValue(schema, rng, schema, 0, "answer", text);
+    return JSON.stringify(value);
   }
   return text;
 }
