@@ -88,10 +88,14 @@ describe("POST /v1/audio/speech", () => {
 describe("POST /v1/audio/transcriptions and /translations", () => {
   const audio = () => toFile(wav(2.5), "speech.wav");
 
-  it("json: the node's text; billed per_audio_second on the duration the gateway decoded", async () => {
+  it("no format: the full result (text, language, duration, segments); billed per_audio_second on the duration the gateway decoded", async () => {
     const { openai, workspace } = await newWorkspace("1");
     const res = await openai.audio.transcriptions.create({ model: STT, file: await audio() }).withResponse();
-    expect(res.data).toEqual({ text: "hello world" });
+    expect(res.data).toMatchObject({ text: "hello world", language: "english", duration: 2.5 });
+    const { segments } = res.data as unknown as { segments: { id: number; start: number; end: number; text: string }[] };
+    expect(segments.length).toBeGreaterThan(0);
+    expect(segments[0]).toMatchObject({ id: 0, start: expect.any(Number), end: expect.any(Number), text: expect.any(String) });
+    expect(media.fake.last!.body.toString("latin1")).toContain('name="response_format"\r\n\r\nverbose_json');
     const event = await usageEvent(res.response.headers.get("x-request-id"));
     expect(formatMoney(event!.audioSeconds)).toBe("2.5");
     expect(formatMoney(event!.cost)).toBe("0.00025");
@@ -99,6 +103,11 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
     const sent = media.fake.last!.body.toString("latin1");
     expect(sent).toContain(`name="model"\r\n\r\n${STT}`);
     expect(sent).toContain('filename="speech.wav"');
+  });
+
+  it("json: OpenAI's {text}", async () => {
+    const { openai } = await newWorkspace("1");
+    expect(await openai.audio.transcriptions.create({ model: STT, file: await audio(), response_format: "json" })).toEqual({ text: "hello world" });
   });
 
   it("verbose_json carries task, language, duration and OpenAI's segment fields", async () => {
@@ -120,11 +129,12 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
 
   it("translations: json and verbose_json, billed alike", async () => {
     const { openai, workspace } = await newWorkspace("1");
-    expect(await openai.audio.translations.create({ model: STT, file: await audio() })).toEqual({ text: "hello world" });
+    expect(await openai.audio.translations.create({ model: STT, file: await audio(), response_format: "json" })).toEqual({ text: "hello world" });
+    expect(await openai.audio.translations.create({ model: STT, file: await audio() })).toMatchObject({ text: "hello world", language: "english", duration: 2.5 });
     const verbose = await openai.audio.translations.create({ model: STT, file: await audio(), response_format: "verbose_json" });
     expect(verbose).toMatchObject({ task: "translate", duration: 2.5 });
     expect(media.fake.last!.path).toBe("/v1/audio/translations");
-    expect(await balanceOf(workspace.id)).toBe("0.9995");
+    expect(await balanceOf(workspace.id)).toBe("0.99925");
   });
 
   it.each([
@@ -132,7 +142,7 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
     ["a wrong type", { file: () => toFile(Buffer.from("just text"), "notes.txt") }, "file", 400],
     ["an image named .wav", { file: async () => toFile(Buffer.from(await (await import("../helpers-media")).png()), "fake.wav") }, "file", 400],
     ["a corrupt file", { file: () => toFile(Buffer.concat([wav(1).subarray(0, 20), Buffer.alloc(4000, 0xab)]), "broken.mp3") }, "file", 400],
-    ["timestamp_granularities without verbose_json", { timestamp_granularities: ["word"] }, "timestamp_granularities", 400],
+    ["timestamp_granularities with json", { timestamp_granularities: ["word"], response_format: "json" }, "timestamp_granularities", 400],
     ["a temperature above 1", { temperature: 1.5 }, "temperature", 400],
     ["a non-transcription model", { model: TTS }, "model", 400],
   ] as const)("refuses %s (param %s), costs nothing", async (_label, patch, param, status) => {

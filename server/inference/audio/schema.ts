@@ -23,7 +23,8 @@ const common = {
   model: z.string().min(1),
   prompt: z.string().optional(),
   temperature: formNumber(0, 1).optional(),
-  response_format: z.enum(TRANSCRIPT_FORMATS).default("json"),
+  /** Unset: the full result (text, language, duration, segments), as `verbose_json`; `json` is OpenAI's `{text}`. */
+  response_format: z.enum(TRANSCRIPT_FORMATS).optional(),
 };
 
 /** POST /v1/audio/transcriptions (multipart). */

@@ -18,11 +18,16 @@ import { shapeTranscript } from "./transcript-shape";
 
 type Task = "transcribe" | "translate";
 
+type Format = NonNullable<TranscriptionRequest["response_format"]>;
+
+/** What the node is asked for and the client gets: the full result unless a format was named. */
+const formatOf = (req: TranscriptionRequest): Format => req.response_format ?? "verbose_json";
+
 function formFor(req: TranscriptionRequest, upstreamModel: string): FormData {
   const form = new FormData();
   form.append("file", new Blob([req.file.data as Uint8Array<ArrayBuffer>], { type: req.file.contentType }), req.file.filename || "audio");
   form.append("model", upstreamModel);
-  form.append("response_format", req.response_format);
+  form.append("response_format", formatOf(req));
   if (req.language) form.append("language", req.language);
   if (req.prompt) form.append("prompt", req.prompt);
   if (req.temperature !== undefined) form.append("temperature", String(req.temperature));
@@ -34,7 +39,7 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   const endpoint = task === "transcribe" ? "/v1/audio/transcriptions" : "/v1/audio/translations";
   const { row } = await resolveModel(req.model);
   requireModelType(row, "transcription", endpoint);
-  if (req.timestamp_granularities && req.response_format !== "verbose_json") {
+  if (req.timestamp_granularities && formatOf(req) !== "verbose_json") {
     throw errors.invalidRequest("timestamp_granularities requires response_format `verbose_json`.", "timestamp_granularities");
   }
   // The decoded duration is what is billed, so the reservation is exactly the cost.
@@ -60,7 +65,7 @@ async function callNode(metering: Metering, row: ModelRow, req: TranscriptionReq
     }
   });
   release();
-  const answer = shapeTranscript(result.text, req.response_format, task, seconds);
+  const answer = shapeTranscript(result.text, formatOf(req), task, seconds);
   await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });
   return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
 }

@@ -1,5 +1,6 @@
-// The node's transcript in OpenAI's shapes: `json` {text}, `verbose_json` {task, language,
-// duration, text, segments[], words[]?}, and text for `text`, `srt` and `vtt`. A node answer
+// The node's transcript in OpenAI's shapes: `json` {text}, `verbose_json` (also the answer when no
+// format is named) {task, language, duration, text, segments[], words[]?}, and text for `text`,
+// `srt` and `vtt`. A node answer
 // that is not of the asked shape is an upstream failure (502), and is not billed.
 import { upstreamError } from "../../routing/nodes/router";
 import { UpstreamFailure } from "../../providers/openai-compatible/http";
@@ -11,7 +12,7 @@ const SEGMENT_DEFAULTS = { seek: 0, tokens: [] as number[], temperature: 0, avg_
 
 export function shapeTranscript(
   body: string,
-  format: TranscriptionRequest["response_format"],
+  format: NonNullable<TranscriptionRequest["response_format"]>,
   task: "transcribe" | "translate",
   seconds: string,
 ): Record<string, unknown> | string {
@@ -37,10 +38,12 @@ export function shapeTranscript(
   const { model: _model, ...rest } = parsed;
   if (format === "json") return rest;
   const segments = Array.isArray(rest.segments) ? rest.segments : [];
+  // The node's other fields pass through; the ones the result always has are set after them, so
+  // a node's `language: null` cannot take them away.
   return {
     task,
-    language: typeof rest.language === "string" ? rest.language : task === "translate" ? "english" : "unknown",
     ...rest,
+    language: typeof rest.language === "string" ? rest.language : task === "translate" ? "english" : "unknown",
     duration: typeof rest.duration === "number" ? rest.duration : Number(seconds),
     segments: segments.map((s, id) => ({ id, ...SEGMENT_DEFAULTS, ...(s as object) })),
   };

@@ -20,7 +20,8 @@ function toResponse(reply: Reply, head: boolean): Response {
     case "binary": {
       // Next.js sends a streamed body chunked and drops Content-Length; the length a stored file
       // states (x-content-length) only reaches clients through the node:http data plane.
-      const { "x-content-length": _length, ...headers } = reply.body.headers;
+      // The reply's headers (the body's own, CORS and the like) all go out.
+      const { "x-content-length": _length, ...headers } = { ...reply.body.headers, ...reply.headers };
       return binaryResponse(new BinaryBody(reply.body.body, reply.body.contentType, headers, reply.body.options), reply.headers["x-request-id"] ?? "");
     }
   }
