@@ -21,6 +21,8 @@ type RelayInput = {
   upstreamModel: string;
   includeUsage: boolean;
   started: number;
+  /** Runs after the node's last chunk and before the charge; throwing fails the stream uncharged. */
+  beforeCharge?: () => Promise<void>;
 };
 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
@@ -91,6 +93,7 @@ async function* relayAndCharge(input: RelayInput): AsyncGenerator<string> {
     input.release();
   }
   if (!finished) throw midStreamFailure("The node's stream ended without completing.");
+  await input.beforeCharge?.();
   const tokens = tokenUsage(usage);
   await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
 }

@@ -5,7 +5,7 @@ import { maxChatCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import type { CallContext } from "../../identity/principal";
-import { completeOnNode } from "../chat/call-node";
+import { callNode } from "../chat/call-node";
 import { assertChatCapable } from "../chat/capabilities";
 import type { ChatCompletionRequest } from "../chat/schema";
 import { errors, GatewayError } from "../../kernel/errors";
@@ -15,7 +15,7 @@ import { runInBackground } from "./background";
 import { normalizeInput, type Item } from "./items";
 import { toResponseObject, type ResponseState } from "./response-object";
 import type { ResponseCreate } from "./schema";
-import { conversationUpTo, insertResponse } from "./store";
+import { conversationUpTo, deleteStoredResponse, insertResponse } from "./store";
 import { streamResponse } from "./stream-response";
 import { outputFromCompletion, toChatRequest } from "./translate";
 
@@ -77,9 +77,17 @@ async function respond(metering: Metering, row: ModelRow, req: ResponseCreate, c
   }
   if (req.stream) return streamResponse({ metering, row, chatRequest, state, inputItems });
 
-  const completion = await completeOnNode(metering, row, chatRequest);
+  // Stored before it is charged: a failed insert ends the call uncharged (the caller releases
+  // the reservation), and a failed charge takes the stored response away again.
+  const { result: completion, charge } = await callNode(metering, row, chatRequest);
   const { output, outcome, usage } = outputFromCompletion(completion);
   Object.assign(state, { output, usage, status: outcome.status, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
   if (state.store) await insertResponse(workspaceId, ctx.principal.keyId, state, inputItems);
+  try {
+    await charge();
+  } catch (err) {
+    if (state.store) await deleteStoredResponse(state.id).catch((e) => console.error("could not remove an uncharged response:", e));
+    throw err;
+  }
   return toResponseObject(state);
 }

@@ -4,12 +4,26 @@ import { randomBase62 } from "../../kernel/ids";
 import type { InputItem } from "./schema";
 
 type Part = Record<string, unknown> & { type: string };
-export type MessageItem = { id: string; type: "message"; role: string; status: "completed"; content: Part[] };
-export type FunctionCallItem = { id: string; type: "function_call"; call_id: string; name: string; arguments: string; status: "completed" };
+/** An output item's status: incomplete when the response ended early (max_output_tokens). */
+export type ItemStatus = "in_progress" | "completed" | "incomplete";
+export type MessageItem = { id: string; type: "message"; role: string; status: ItemStatus; content: Part[] };
+export type FunctionCallItem = { id: string; type: "function_call"; call_id: string; name: string; arguments: string; status: ItemStatus };
 export type FunctionCallOutputItem = { id: string; type: "function_call_output"; call_id: string; output: string; status: "completed" };
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem;
 
 export const itemId = (prefix: "msg" | "fc" | "fco") => `${prefix}_${randomBase62(24)}`;
+
+/** An output_text part with every field OpenAI's has (the gateway has no annotations or logprobs to give). */
+export function outputText(text: string): Part {
+  return { type: "output_text", text, annotations: [], logprobs: [] };
+}
+
+/** An item as it is answered: parts stored before they carried every field get them. */
+export function wireItem(item: Item): Item {
+  if (item.type !== "message") return item;
+  const content = item.content.map((p) => (p.type === "output_text" ? { ...p, annotations: p.annotations ?? [], logprobs: p.logprobs ?? [] } : p));
+  return { ...item, status: item.status ?? "completed", content };
+}
 
 /** The input as stored and listed: typed items with ids, string content made into parts. */
 export function normalizeInput(input: string | InputItem[]): Item[] {
@@ -25,7 +39,7 @@ export function normalizeInput(input: string | InputItem[]): Item[] {
     const textType = item.role === "assistant" ? "output_text" : "input_text";
     const content: Part[] =
       typeof item.content === "string"
-        ? [textType === "output_text" ? { type: textType, text: item.content, annotations: [] } : { type: textType, text: item.content }]
+        ? [textType === "output_text" ? outputText(item.content) : { type: textType, text: item.content }]
         : (item.content as Part[]);
     return { id: item.id ?? itemId("msg"), type: "message", role: item.role, status: "completed", content };
   });

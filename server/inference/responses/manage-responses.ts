@@ -1,12 +1,21 @@
 // Retrieve, delete, cancel and list the input items of stored responses, within the caller's workspace.
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
+import type { EventStream } from "../../kernel/event-stream";
 import { abortBackground } from "./background";
+import { replayResponse } from "./replay";
 import { toResponseObject } from "./response-object";
+import type { RetrieveQuery } from "./schema";
 import { findResponse, notFound, settleResponse } from "./store";
 
 export async function getResponse(workspaceId: string, id: string): Promise<Record<string, unknown>> {
   return toResponseObject(await findResponse(workspaceId, id));
+}
+
+/** GET /v1/responses/{id}: the response, or with `stream=true` its events (replay.ts). */
+export async function retrieveResponse(workspaceId: string, q: RetrieveQuery): Promise<Record<string, unknown> | EventStream> {
+  if (q.stream === "true") return replayResponse(workspaceId, q.id, q.starting_after);
+  return getResponse(workspaceId, q.id);
 }
 
 export async function deleteResponse(workspaceId: string, id: string): Promise<{ id: string; object: "response.deleted"; deleted: true }> {

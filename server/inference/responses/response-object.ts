@@ -1,5 +1,5 @@
 // The Response object (part 2.4; every field OpenAI's Response object has) built from what is stored.
-import type { Item } from "./items";
+import { wireItem, type Item } from "./items";
 import type { ResponseCreate } from "./schema";
 import type { ResponsesUsage } from "./translate";
 
@@ -40,7 +40,7 @@ export function toResponseObject(s: ResponseState): Record<string, unknown> {
     max_output_tokens: r.max_output_tokens ?? null,
     max_tool_calls: null,
     model: s.modelId,
-    output: s.output,
+    output: s.output.map(wireItem),
     parallel_tool_calls: r.parallel_tool_calls ?? true,
     previous_response_id: s.previousResponseId,
     reasoning: { effort: null, summary: null },

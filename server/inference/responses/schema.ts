@@ -96,3 +96,14 @@ export const ZInputItemsQuery = z.object({
   after: z.string().optional(),
   before: z.string().optional(),
 });
+
+/**
+ * GET /v1/responses/{id}: `stream=true` replays the response's events (following it while it
+ * runs), from after `starting_after` when given. Query values arrive as strings.
+ */
+export const ZRetrieveQuery = z.object({
+  id: z.string().min(1),
+  stream: z.enum(["true", "false"]).optional(),
+  starting_after: z.coerce.number().int().min(0).optional(),
+});
+export type RetrieveQuery = z.infer<typeof ZRetrieveQuery>;

@@ -1,5 +1,6 @@
 // Stored responses, always looked up within the caller's workspace: another workspace's id is
 // answered exactly like an unknown one (404).
+import { EventEmitter } from "node:events";
 import type { Prisma } from "../../generated/prisma/client";
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
@@ -61,7 +62,28 @@ export async function insertResponse(workspaceId: string, apiKeyId: string | nul
   });
 }
 
-const OPEN: ResponseStatus[] = ["queued", "in_progress"];
+/** Removes a response that was stored for a call which then failed (whatever its workspace). */
+export async function deleteStoredResponse(id: string): Promise<void> {
+  await db.storedResponse.deleteMany({ where: { id } });
+}
+
+export const OPEN: ResponseStatus[] = ["queued", "in_progress"];
+
+/** Responses settled by this process, by id: wakes the streams that follow them here at once. */
+const settled = new EventEmitter().setMaxListeners(0);
+
+/** Resolves when this process settles response `id`, or after `ms` (a change made elsewhere is seen by looking again). */
+export function settledHereOrAfter(id: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      settled.off(id, done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    settled.once(id, done);
+  });
+}
 
 /**
  * Moves a response on, but only from an open status: a cancelled (or otherwise finished)
@@ -79,6 +101,7 @@ export async function settleResponse(id: string, s: Pick<ResponseState, "status"
       completedAt: s.completedAt,
     },
   });
+  if (count === 1) settled.emit(id);
   return count === 1;
 }
 

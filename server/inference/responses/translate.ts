@@ -2,7 +2,7 @@
 // status and usage made from what it answered.
 import { randomBase62 } from "../../kernel/ids";
 import { tokenUsage, type OpenAIUsage } from "../chat/completion-shape";
-import { itemId, toChatMessages, type Item } from "./items";
+import { itemId, outputText, toChatMessages, type Item } from "./items";
 import type { ResponseCreate } from "./schema";
 
 export type ResponsesUsage = {
@@ -65,13 +65,15 @@ export function outcomeOf(finishReason: unknown): TurnOutcome {
 export function outputFromCompletion(completion: Record<string, unknown>): { output: Item[]; outcome: TurnOutcome; usage: ResponsesUsage } {
   const choice = ((completion.choices as Record<string, unknown>[] | undefined) ?? [])[0] ?? {};
   const message = (choice.message ?? {}) as { content?: string | null; tool_calls?: { id?: string; function?: { name: string; arguments: string } }[] };
+  const outcome = outcomeOf(choice.finish_reason);
+  const status = outcome.status;
   const output: Item[] = [];
   if (message.content) {
-    output.push({ id: itemId("msg"), type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: message.content, annotations: [] }] });
+    output.push({ id: itemId("msg"), type: "message", role: "assistant", status, content: [outputText(message.content)] });
   }
   for (const call of message.tool_calls ?? []) {
     if (!call.function) continue;
-    output.push({ id: itemId("fc"), type: "function_call", call_id: call.id ?? `call_${randomBase62(24)}`, name: call.function.name, arguments: call.function.arguments, status: "completed" });
+    output.push({ id: itemId("fc"), type: "function_call", call_id: call.id ?? `call_${randomBase62(24)}`, name: call.function.name, arguments: call.function.arguments, status });
   }
-  return { output, outcome: outcomeOf(choice.finish_reason), usage: responsesUsage(completion.usage as OpenAIUsage | undefined) };
+  return { output, outcome, usage: responsesUsage(completion.usage as OpenAIUsage | undefined) };
 }
