@@ -2,14 +2,21 @@
 // default the number of cores, sharing one port), /v1 and /health are answered by the lean
 // node:http data plane over the contract, and every other path (the dashboard, /api/*) by Next.js.
 import cluster from "node:cluster";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { clientIp } from "./lib/client-ip.mjs";
 
 // Read without the server's env module (and zod): the cluster's primary loads nothing it does not use.
-const concurrency = process.env.WEB_CONCURRENCY?.trim() || "0";
-if (!/^\d+$/.test(concurrency)) throw new Error(`WEB_CONCURRENCY must be a whole number of processes, not "${concurrency}"`);
-const processes = Number(concurrency) || availableParallelism();
+function wholeNumber(name: string, fallback: string): number {
+  const value = process.env[name]?.trim() || fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, not "${value}"`);
+  return Number(value);
+}
+const processes = wholeNumber("WEB_CONCURRENCY", "0") || availableParallelism();
+/** How long a process drains on SIGTERM (server/infra/env.ts SHUTDOWN_DRAIN_MS). */
+const drainMs = wholeNumber("SHUTDOWN_DRAIN_MS", "30000");
+/** After its drain, a process needs a moment to end what is left and give its leases back. */
+const EXIT_MARGIN_MS = 5000;
 
 function primary(): void {
   let stopping = false;
@@ -17,23 +24,31 @@ function primary(): void {
   // sweeps) runs in process 0 only, and a replacement takes the index of the process it replaces.
   const index = new Map<number, number>();
   const fork = (i: number) => index.set(cluster.fork({ GATEWAY_PROCESS_INDEX: String(i) }).id, i);
+  const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is NonNullable<typeof w> => !!w && !w.isDead());
   for (let i = 0; i < processes; i++) fork(i);
   cluster.on("exit", (worker, code, signal) => {
+    const i = index.get(worker.id) ?? 0;
+    index.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (alive().length === 0) process.exit(0);
       return;
     }
     console.error(`gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    fork(index.get(worker.id) ?? 0);
-    index.delete(worker.id);
+    fork(i);
   });
-  for (const sig of ["SIGTERM", "SIGINT"] as const) {
-    process.once(sig, () => {
-      stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill("SIGTERM");
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-    });
-  }
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // Each process drains on its own SIGTERM (see serve); the primary waits for all of them.
+    // Signalled directly, not through worker.kill(), which first disconnects the worker: it
+    // would then close its server and wait for its connections with no deadline.
+    for (const worker of alive()) worker.process.kill("SIGTERM");
+    if (alive().length === 0) process.exit(0);
+    setTimeout(() => {
+      for (const worker of alive()) worker.process.kill("SIGKILL");
+    }, drainMs + EXIT_MARGIN_MS).unref();
+  };
+  for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, stop);
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -61,9 +76,22 @@ async function startNext(): Promise<Handler> {
   };
 }
 
+/** node:http's request limits, from the environment (server/infra/env.ts). */
+function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: number }): ServerOptions {
+  const requestTimeout = env.REQUEST_TIMEOUT_MS;
+  // node:http refuses a headers timeout longer than the whole request's.
+  const headersTimeout = requestTimeout > 0 && env.HEADERS_TIMEOUT_MS > requestTimeout ? requestTimeout : env.HEADERS_TIMEOUT_MS;
+  // Timeouts are only looked for every connectionsCheckingInterval (30 s by default): often
+  // enough that a request is cut at most a quarter of its timeout late.
+  const shortest = Math.min(...[headersTimeout, requestTimeout].filter((t) => t > 0), 120_000);
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(shortest / 4))) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
 async function serve(): Promise<void> {
   // Loaded here, not at the top: the cluster's primary process only forks and watches.
-  const [{ env }, { isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground }] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground, stopBackground }] = await Promise.all([
     import("../server/infra/env"),
     import("../server/transport/node/data-plane"),
     import("../server/ledger/credit-leases"),
@@ -82,7 +110,10 @@ async function serve(): Promise<void> {
     return (await nextHandler)(req, res);
   };
 
-  const server = createServer((req, res) => {
+  let draining = false;
+  const server = createServer(serverOptions(env), (req, res) => {
+    // While draining, a request that came on an open connection is served, and its connection closed after it.
+    if (draining) res.setHeader("connection", "close");
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -94,18 +125,41 @@ async function serve(): Promise<void> {
     });
   });
   server.keepAliveTimeout = 65_000;
+  if (env.MAX_CONNECTIONS > 0) server.maxConnections = env.MAX_CONNECTIONS;
+  server.on("clientError", answerClientError);
   const { PORT: port, HOST: hostname } = env;
   server.listen(port, hostname, () => console.log(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
 
-  for (const sig of ["SIGTERM", "SIGINT"] as const) {
-    process.once(sig, () => {
-      server.close();
-      server.closeAllConnections();
-      // Unused credit leases go back to their workspaces now rather than when they expire (30 s).
-      const timeout = new Promise((resolve) => setTimeout(resolve, 2000).unref());
-      void Promise.race([leaseBook().giveBackAll(), timeout]).finally(() => process.exit(0));
-    });
-  }
+  /**
+   * SIGTERM: no new connections; idle keep-alive connections close at once, busy ones after
+   * their answer; in-flight calls, streams, background responses and video renders get
+   * SHUTDOWN_DRAIN_MS to finish. Then what is still open is ended (streams with an error frame),
+   * unused credit leases go back to their workspaces (rather than when they expire, 30 s), and
+   * the process exits.
+   */
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    draining = true;
+    const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
+    console.log(`Gateway server ${process.pid}: ${signal}, draining for up to ${env.SHUTDOWN_DRAIN_MS} ms`);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
+    const background = stopBackground(deadline);
+    await Promise.race([Promise.all([closed, background]), sleep(deadline - Date.now())]);
+    const cut = endOpenCalls();
+    if (cut) console.log(`Gateway server ${process.pid}: drain time over, ${cut} calls still open were ended`);
+    // The frames just written go out before the connections are closed.
+    await Promise.race([closed, sleep(cut ? 500 : 0)]);
+    clearInterval(closeIdle);
+    server.closeAllConnections();
+    await Promise.race([background, sleep(2000)]);
+    await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
+    process.exit(0);
+  };
+  for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
 }
 
 if (cluster.isPrimary && processes > 1) primary();

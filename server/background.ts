@@ -1,11 +1,14 @@
 // Background work of a gateway server process.
 import { startHealthChecks } from "./routing/nodes/health-check";
 import { env } from "./infra/env";
-import { sweepInterruptedResponses } from "./inference/responses/background";
+import { stopJobQueue } from "./infra/jobs/boss";
+import { stopBackgroundResponses, sweepInterruptedResponses, SWEEP_INTERVAL_MS } from "./inference/responses/background";
 import { blobStore } from "./infra/storage/blob-store";
-import { startVideoSweeps, startVideoWorkers } from "./inference/videos/workers";
+import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "./inference/videos/workers";
 
 let started = false;
+const timers: NodeJS.Timeout[] = [];
+let stopHealthChecks: (() => void) | undefined;
 
 /** The instance's background work: once per gateway instance (in its process 0), not once per process. */
 export function startBackground(): void {
@@ -14,14 +17,36 @@ export function startBackground(): void {
   // If whoever reads our output goes away (a parent killed with -9), writes fail with EPIPE.
   // Unhandled, each failure is reported... by writing to the same dead stream, in a hot loop.
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
-  startHealthChecks();
+  stopHealthChecks = startHealthChecks();
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => console.error("video workers failed to start:", err));
   startVideoSweeps();
-  setInterval(() => sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err)), 60_000).unref();
+  // Background responses a dead process left open: looked for now (a restart after a crash
+  // settles them at once) and then every SWEEP_INTERVAL_MS.
+  const sweep = () => void sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err));
+  sweep();
+  timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
   // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.
-  setInterval(
-    () => blobStore().deleteOlderThan("images", env.IMAGE_URL_TTL_SECONDS * 1000).catch((err) => console.error("image sweep failed:", err)),
-    10 * 60_000,
-  ).unref();
+  timers.push(
+    setInterval(
+      () => blobStore().deleteOlderThan("images", env.IMAGE_URL_TTL_SECONDS * 1000).catch((err) => console.error("image sweep failed:", err)),
+      10 * 60_000,
+    ).unref(),
+  );
+}
+
+/**
+ * Graceful shutdown of this process's background work (any process: each may run background
+ * responses and send video jobs). No new work starts; running background responses and video
+ * renders get until `deadline` (ms since the epoch) to finish. Renders still running then are
+ * failed in the queue and retried by another worker; background responses are failed, uncharged.
+ */
+export async function stopBackground(deadline: number): Promise<void> {
+  stopHealthChecks?.();
+  for (const timer of timers.splice(0)) clearInterval(timer);
+  stopVideoSweeps();
+  await Promise.all([
+    stopJobQueue(Math.max(0, deadline - Date.now())).catch((err) => console.error("job queue did not stop cleanly:", err)),
+    stopBackgroundResponses(deadline),
+  ]);
 }

@@ -1,22 +1,35 @@
 // The node:http host of the dispatcher: /v1 and /health answered without Next.js's per-request
 // pipeline. `npm start` runs it in every gateway process (scripts/gateway-server.ts); every other
 // path goes to Next.js.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { env } from "../../infra/env";
 import type { IncomingCall } from "../call";
 import { dispatch } from "../dispatch";
-import { writeReply } from "./write-reply";
+import { errorReply } from "../error-adapter";
+import { newRequestId } from "../respond";
+import { cutStreams, shuttingDown, writeReply } from "./write-reply";
 
 /** Whether the data plane answers this path (the rest is the dashboard's, served by Next.js). */
 export function isDataPlanePath(pathname: string): boolean {
   return pathname === "/health" || pathname === "/openapi.json" || pathname === "/v1" || pathname.startsWith("/v1/");
 }
 
+/**
+ * Headers a reverse proxy sets about the original request. Any client can send them, so they are
+ * seen only behind a proxy that is trusted to overwrite them (TRUST_PROXY); otherwise image links
+ * would point wherever a caller's X-Forwarded-Host says.
+ */
+const PROXY_HEADERS = new Set(["x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "x-forwarded-port", "forwarded"]);
+
 function toCall(req: IncomingMessage, pathname: string, search: string): IncomingCall {
+  const trustProxy = env.TRUST_PROXY === "true";
   return {
     method: req.method ?? "GET",
     path: pathname,
     query: new URLSearchParams(search),
     header: (name) => {
+      if (!trustProxy && PROXY_HEADERS.has(name)) return undefined;
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     },
@@ -25,7 +38,65 @@ function toCall(req: IncomingMessage, pathname: string, search: string): Incomin
   };
 }
 
+/** Calls being answered by this process, until their answer ended. */
+const inFlight = new Set<ServerResponse>();
+
 export async function serveDataPlane(req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
+  inFlight.add(res);
+  res.once("close", () => inFlight.delete(res));
   const reply = await dispatch(toCall(req, pathname, search));
+  // Answered before its body arrived in full (413, or refused before the body mattered): what
+  // the client still sends would be read as the next request on this connection, or the client
+  // may stop sending and wait. The connection ends with the answer instead.
+  if (!req.complete && !res.headersSent) res.setHeader("connection", "close");
   await writeReply(res, reply, req.method === "HEAD");
+}
+
+/**
+ * At the end of a shutdown's drain: every call still open is ended. Streams get an error frame
+ * (and [DONE]); calls not answered yet get 503 server_shutting_down. Returns how many were open.
+ */
+export function endOpenCalls(): number {
+  let ended = cutStreams();
+  for (const res of inFlight) {
+    if (res.headersSent) continue; // a stream (cut above) or a download, ended with its connection
+    const reply = errorReply(shuttingDown(), newRequestId());
+    res.writeHead(reply.status, { ...reply.headers, connection: "close", "content-length": Buffer.byteLength(reply.body) });
+    res.end(reply.body);
+    ended++;
+  }
+  return ended;
+}
+
+/** node:http's own refusals, before a request reaches a handler: status, code, message. */
+function clientErrorAnswer(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "request_header_fields_too_large", `The request's headers exceed ${maxHeaderSize} bytes.`];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "request_too_large", "The request's chunk extensions are too large."];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "request_timeout", "The request was not received in full in time."];
+    default:
+      return [400, "invalid_http_request", "The request is not valid HTTP/1.1 and could not be read."];
+  }
+}
+
+/**
+ * The server's `clientError` handler: a request node:http refuses itself (oversized headers,
+ * malformed, too slow to arrive) is answered in the OpenAI error shape, then the connection is
+ * closed. Node's default answers with an empty body.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  // Nothing can be said on a connection that is gone, or in the middle of another answer.
+  if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+  const [status, code, message] = clientErrorAnswer(err.code);
+  const body = JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  // Ended rather than destroyed, so the answer is not lost to a reset while the client still
+  // sends; a client that never closes its side is cut off after a moment.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -1,12 +1,49 @@
 // Writes a dispatcher Reply on node:http, with backpressure. Streams (server-sent events, audio)
 // go out as they are produced; when the client goes away, the producer is still run to its end
-// (drain.ts) so that what the node produced is billed.
+// (drain.ts) so that what the node produced is billed. A process that shuts down ends the event
+// streams still open at its drain deadline with a server_shutting_down error frame (cutStreams).
 import type { ServerResponse } from "node:http";
 import type { BinaryBody } from "../../kernel/binary-body";
+import { GatewayError } from "../../kernel/errors";
 import type { Reply, ReplyHeaders } from "../call";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
 import { DONE_FRAME, errorFrame, eventFrame } from "../sse-frames";
+
+/** What a call still open when its gateway process stops is answered (or its stream ended) with. */
+export function shuttingDown(): GatewayError {
+  return new GatewayError({
+    status: 503,
+    code: "server_shutting_down",
+    type: "server_error",
+    message: "The gateway process serving this request is shutting down and ended it before it finished. Retry the request.",
+  });
+}
+
+/** The event streams being written, each with the function that ends it at the shutdown deadline. */
+const openStreams = new Set<() => void>();
+
+/** Ends every open event stream with a server_shutting_down error frame (and [DONE] where the stream has one). */
+export function cutStreams(): number {
+  const count = openStreams.size;
+  for (const cut of [...openStreams]) cut();
+  return count;
+}
+
+const CUT = Symbol("cut");
+type Cuttable = { cut: boolean; wake?: () => void };
+
+/**
+ * The iterator's next step, or CUT once the stream is cut. The waker is replaced on every step
+ * (not one promise raced with every step, whose reactions would pile up for the stream's life).
+ */
+function nextOrCut<T>(iterator: AsyncIterator<T>, state: Cuttable): Promise<IteratorResult<T> | typeof CUT> {
+  if (state.cut) return Promise.resolve(CUT);
+  return new Promise((resolve, reject) => {
+    state.wake = () => resolve(CUT);
+    iterator.next().then(resolve, reject);
+  });
+}
 
 /** Resolves once the socket took the chunk (or the client left: false). */
 function write(res: ServerResponse, chunk: Uint8Array | string): Promise<boolean> | boolean {
@@ -28,24 +65,42 @@ function write(res: ServerResponse, chunk: Uint8Array | string): Promise<boolean
 async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "sse" }>): Promise<void> {
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
-  res.writeHead(200, reply.headers);
-  res.flushHeaders();
-  for (;;) {
-    let step: IteratorResult<string>;
-    try {
-      step = await iterator.next();
-    } catch (err) {
-      if (!res.destroyed) res.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
-      return;
+  const endWith = (err: unknown) => {
+    if (!res.destroyed) res.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
+  };
+  const state: Cuttable = { cut: false };
+  const cut = () => {
+    state.cut = true;
+    state.wake?.();
+  };
+  openStreams.add(cut);
+  try {
+    res.writeHead(200, reply.headers);
+    res.flushHeaders();
+    for (;;) {
+      let step: IteratorResult<string> | typeof CUT;
+      try {
+        step = await nextOrCut(iterator, state);
+      } catch (err) {
+        return endWith(err);
+      }
+      if (step === CUT) {
+        // The process stops: the node's call is given up (unbilled, like any stream that fails
+        // mid-way) and the client told why, so it knows to retry.
+        iterator.return?.()?.catch(() => undefined);
+        return endWith(shuttingDown());
+      }
+      if (step.done) {
+        res.end(reply.done ? DONE_FRAME : undefined);
+        return;
+      }
+      if (!(await write(res, eventFrame(step.value, reply.named)))) {
+        drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
+        return;
+      }
     }
-    if (step.done) {
-      res.end(reply.done ? DONE_FRAME : undefined);
-      return;
-    }
-    if (!(await write(res, eventFrame(step.value, reply.named)))) {
-      drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
-      return;
-    }
+  } finally {
+    openStreams.delete(cut);
   }
 }
 
@@ -91,7 +146,15 @@ async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: B
   }
 }
 
+/** A reply that can no longer be sent (the call was already answered, at shutdown): its producer is stopped. */
+function discard(reply: Reply): void {
+  const body = reply.kind === "sse" ? reply.events : reply.kind === "binary" ? reply.body.body : null;
+  if (body === null || typeof body === "string" || body instanceof Uint8Array) return;
+  body[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
+}
+
 export async function writeReply(res: ServerResponse, reply: Reply, head: boolean): Promise<void> {
+  if (res.headersSent || res.destroyed) return discard(reply);
   switch (reply.kind) {
     case "json":
       res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
