@@ -78,12 +78,13 @@ export async function readMultipart(contentType: string, contentLength: string |
       };
     const unnamed = () => errors.invalidRequest('Every part of a multipart body needs a name (Content-Disposition: form-data; name="...").');
     parser.on("file", guarded((name: string | undefined, stream: Readable, filename: string | undefined, _enc: string, mimeType: string | undefined) => {
+      // A body that ends inside a file part makes busboy emit `error` on that part's stream (first,
+      // so that no part, not even one refused below, can emit it with nobody listening).
+      stream.on("error", () => fail(errors.invalidRequest("The multipart body is malformed (a file part was cut off).", name ?? null)));
       if (!name) {
         stream.resume();
         throw unnamed();
       }
-      // A body that ends inside a file part makes busboy emit `error` on that part's stream.
-      stream.on("error", () => fail(errors.invalidRequest("The multipart body is malformed (a file part was cut off).", name)));
       if (!spec.files.includes(name) || form.files[name]) return void stream.resume();
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => void (failed || chunks.push(c)));
