@@ -8,14 +8,14 @@
 // process that dies leaves them open. Each run holds a lock its process's death releases at once
 // (run-locks.ts), and the sweep, run by every instance when it starts and every
 // SWEEP_INTERVAL_MS after, fails (background_interrupted) an open response found without a run
-// in two sweeps in a row: within one to two intervals of the next sweep after the death, so
-// within about 20 s of the next start. The second look spares a live run whose lock is being
-// taken again after its database connection broke. A failed run costs nothing: nothing was
-// charged (the charge and the settling of a finished run are one moment apart), and its
-// reservation returns with the dead instance's credit lease when that lease expires (30 s).
+// in two sweeps in a row: about one interval (10 s) after the next start, or at most two after
+// the death while another instance runs. The second look spares a live run whose lock is being
+// taken again after its database connection broke. A failed run costs nothing: a run is only
+// charged once its response settled, and the reservation of a lost run returns with the dead
+// instance's credit lease when that lease expires (30 s).
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { release, type Metering } from "../../ledger/meter";
-import { completeOnNode } from "../chat/call-node";
+import { callNode } from "../chat/call-node";
 import { Prisma } from "../../generated/prisma/client";
 import { db } from "../../infra/db/client";
 import { GatewayError } from "../../kernel/errors";
@@ -48,9 +48,18 @@ export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<
       await claimRun(id);
       const started = await db.storedResponse.updateMany({ where: { id, status: "queued" }, data: { status: "in_progress" } });
       if (!started.count) return; // cancelled while queued
-      const completion = await completeOnNode(m, row, chatRequest, controller.signal);
-      const { output, outcome, usage } = outputFromCompletion(completion);
-      await settleResponse(id, { status: outcome.status, output, usage, error: null, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
+      const { result, charge } = await callNode(m, row, chatRequest, controller.signal);
+      const { output, outcome, usage } = outputFromCompletion(result);
+      // Settled, then charged: a response cancelled meanwhile, or failed as lost by a sweep, is
+      // not charged, and a process that dies between the two leaves it answered and unbilled,
+      // never billed and failed.
+      const settled = await settleResponse(id, { status: outcome.status, output, usage, error: null, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
+      if (!settled) return;
+      try {
+        await charge();
+      } catch (err) {
+        await settleResponse(id, { status: "failed", output: [], usage: null, error: failure(err), incompleteDetails: null, completedAt: new Date() }, [outcome.status]);
+      }
     } catch (err) {
       if (controller.signal.aborted) return;
       await settleResponse(id, { status: "failed", output: [], usage: null, error: failure(err), incompleteDetails: null, completedAt: new Date() }).catch(
