@@ -65,6 +65,69 @@ export function spawnGateway(opts: { port: number; host: string; distDir: string
   return track("gateway", proc);
 }
 
+export type Supervised = {
+  /** The child running now (or the last one, while a restart waits out its backoff). */
+  current: () => Child;
+  /** No more restarts (the stack is stopping; a child that dies now stays down). */
+  stopRestarting: () => void;
+  /** Stops restarting, then stops the child running (stopChild). */
+  stop: (graceMs?: number) => Promise<void>;
+};
+
+export type SuperviseOptions = {
+  /** Told of each exit, with the wait before the restart. */
+  onExit?: (child: Child, how: string, restartInMs: number) => void;
+  /** Runs after each restart (e.g. waits until the child is ready); a failure is logged, not fatal. */
+  onRestart?: (child: Child) => Promise<void>;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** A child that ran this long before it exited is restarted after minDelayMs again. */
+  stableMs?: number;
+};
+
+/**
+ * Keeps a child running: when it exits on its own, a new one is started after a backoff that
+ * doubles from minDelayMs (0.5 s) to maxDelayMs (30 s), so a child that cannot start does not
+ * spin, and goes back to minDelayMs once a child stayed up for stableMs.
+ */
+export function supervise(start: () => Child, opts: SuperviseOptions = {}): Supervised {
+  const { minDelayMs = 500, maxDelayMs = 30_000, stableMs = 30_000 } = opts;
+  let child = start();
+  let startedAt = Date.now();
+  let delay = minDelayMs;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const watch = (c: Child) => {
+    c.proc.once("exit", (code, signal) => {
+      if (stopped) return;
+      if (Date.now() - startedAt >= stableMs) delay = minDelayMs;
+      const wait = delay;
+      delay = Math.min(delay * 2, maxDelayMs);
+      opts.onExit?.(c, signal ?? `code ${code}`, wait);
+      timer = setTimeout(() => {
+        if (stopped) return;
+        child = start();
+        startedAt = Date.now();
+        watch(child);
+        opts.onRestart?.(child).catch((err: unknown) => console.error(`${child.name}: ${(err as Error).message}`));
+      }, wait);
+    });
+  };
+  watch(child);
+  const stopRestarting = () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+  return {
+    current: () => child,
+    stopRestarting,
+    stop: async (graceMs) => {
+      stopRestarting();
+      await stopChild(child, graceMs);
+    },
+  };
+}
+
 /** SIGTERM, then SIGKILL if the child has not exited after graceMs. */
 export async function stopChild(child: Child, graceMs = 5000): Promise<void> {
   if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;

@@ -1,5 +1,9 @@
 // Boots the whole gateway: database (embedded unless DATABASE_URL is given), migrations, the
 // built-in node, seeding, and the Next.js server. Used by `npm start` and by the test harness.
+// The built-in node is supervised: when it dies it is started again (with backoff) on the same
+// port, while the gateway keeps serving the other nodes, and health checks route to it again
+// once it answers. The gateway server dying ends the stack (its own primary already replaces
+// processes that die; a primary that dies is beyond repair here).
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,13 +15,14 @@ import { applyMigrations } from "../../server/infra/db/migrate";
 import { stopListening } from "../../server/infra/db/notify";
 import { closeWritePool } from "../../server/infra/db/write-pool";
 import { env } from "../../server/infra/env";
-import { checkAllNodes } from "../../server/routing/nodes/health-check";
+import { checkAllNodes, checkNode } from "../../server/routing/nodes/health-check";
+import { db } from "../../server/infra/db/client";
 import { registerNode } from "../../server/routing/nodes/register-node";
 import { localSecret, useSecret } from "../../server/infra/secret-box";
 import { freePort } from "../../server/infra/net/free-port";
 import { ensureDemoWorkspace } from "../../server/identity/workspaces/demo-workspace";
 import { ensureBuilt } from "./build";
-import { spawnGateway, spawnLocalNode, stopChild, waitForHttp, type Child } from "./processes";
+import { spawnGateway, spawnLocalNode, stopChild, supervise, waitForHttp, type Child } from "./processes";
 
 export type StackOptions = {
   dataDir: string;
@@ -38,7 +43,7 @@ export type Stack = {
   localNodeUrl: string | null;
   secret: string;
   demo: { workspaceId: string; secret: string } | null;
-  /** Resolves when a child process exits on its own (a crash). */
+  /** Resolves when the gateway server exits on its own (a crash). The built-in node is restarted instead. */
   crashed: Promise<string>;
   stop: () => Promise<void>;
 };
@@ -50,16 +55,21 @@ function localNodeKey(dataDir: string): string {
   return readFileSync(file, "utf8").trim();
 }
 
+/** A process the stack started: the one running now, and how to stop it. */
+type Part = { current: () => Child; stop: () => Promise<void>; stopRestarting?: () => void };
+
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const release = lockDataDir(opts.role, opts.dataDir);
-  const children: Child[] = [];
+  const parts: Part[] = [];
   let pg: EmbeddedDatabase | undefined;
   let stopping: Promise<void> | undefined;
   let runtime: RuntimeInfo | undefined;
   /** Stops what was started so far, in reverse order; safe to call more than once. */
   const stop = () =>
     (stopping ??= (async () => {
-      for (const child of [...children].reverse()) await stopChild(child);
+      // Nothing is restarted once stopping began (a Ctrl-C reaches every process at once).
+      for (const part of parts) part.stopRestarting?.();
+      for (const part of [...parts].reverse()) await part.stop();
       await stopListening();
       await closeWritePool();
       await disconnectDb();
@@ -70,9 +80,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const check = () => {
     if (stopping) throw new Error("stopped while starting");
   };
-  const track = (child: Child) => {
-    children.push(child);
-    if (runtime) writeRuntimeInfo((runtime = { ...runtime, children: children.map((c) => identify(c.proc.pid!)) }), opts.dataDir);
+  /** Records the processes running now, for whoever takes over after a crash of this one. */
+  const recordChildren = () => {
+    const pids = parts.flatMap((p) => (p.current().proc.pid ? [p.current().proc.pid!] : []));
+    if (runtime) writeRuntimeInfo((runtime = { ...runtime, children: pids.map((pid) => identify(pid)) }), opts.dataDir);
+  };
+  const track = (part: Part) => {
+    parts.push(part);
+    recordChildren();
   };
   opts.onStoppable?.(stop);
   try {
@@ -98,11 +113,24 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     if (env.LOCAL_NODE_ENABLED === "true") {
       const port = env.LOCAL_NODE_PORT || (await freePort());
       const key = localNodeKey(opts.dataDir);
-      const node = spawnLocalNode(port, key, opts.stdio);
+      const health = `http://127.0.0.1:${port}/health`;
+      let nodeId: string | undefined;
+      const node = supervise(() => spawnLocalNode(port, key, opts.stdio), {
+        onExit: (_child, how, wait) => opts.log(`The built-in node exited (${how}); starting it again in ${wait} ms`),
+        onRestart: async (child) => {
+          recordChildren();
+          await waitForHttp(health, child);
+          opts.log("The built-in node is back");
+          // Checked now rather than at the gateway's next health check, so calls go to it again at once.
+          const row = nodeId ? await db.node.findUnique({ where: { id: nodeId }, select: { id: true, baseUrl: true, apiKeyEncrypted: true, status: true } }) : null;
+          if (row) await checkNode(row);
+        },
+      });
       track(node);
-      await waitForHttp(`http://127.0.0.1:${port}/health`, node);
+      await waitForHttp(health, node.current());
       localNodeUrl = `http://127.0.0.1:${port}/v1`;
       const reg = await registerNode({ name: "local", url: localNodeUrl, apiKey: key, city: env.LOCAL_NODE_CITY, country: env.LOCAL_NODE_COUNTRY });
+      nodeId = reg.nodeId;
       if (reg.imported.length) opts.log(`Catalog: imported ${reg.imported.join(", ")} from the built-in node`);
     }
     const demo = await ensureDemoWorkspace(env.DEMO_CREDITS);
@@ -118,10 +146,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       },
       opts.stdio,
     );
-    track(gateway);
+    // It drains for SHUTDOWN_DRAIN_MS on SIGTERM before it exits (scripts/gateway-server.ts).
+    track({ current: () => gateway, stop: () => stopChild(gateway, env.SHUTDOWN_DRAIN_MS + 10_000) });
     const baseUrl = `http://127.0.0.1:${opts.port}`;
     await waitForHttp(`${baseUrl}/health`, gateway);
-    const crashed = Promise.race(children.map((c) => c.exited.then((code) => `${c.name} exited (code ${code})`)));
+    const crashed = gateway.exited.then((code) => `${gateway.name} exited (code ${code})`);
     return { baseUrl, databaseUrl, localNodeUrl, demo, secret, crashed, stop };
   } catch (err) {
     await stop().catch(() => undefined);
