@@ -7,7 +7,13 @@ import addFormats from "ajv-formats";
 import { zodFunction, zodResponseFormat, zodTextFormat } from "openai/helpers/zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { newWorkspace } from "../helpers";
+import { db } from "../../server/infra/db/client";
+import { Channel, notify } from "../../server/infra/db/notify";
+import { randomBase62 } from "../../server/kernel/ids";
+import { importModelCards } from "../../server/routing/catalog/import-catalog";
+import { cardToRow } from "../../server/routing/catalog/model-row";
+import { chatModelCard } from "../fakes/chat-model-card";
+import { newWorkspace, until } from "../helpers";
 
 const MODEL = "local-chat-sim";
 const ajv = addFormats(new Ajv2020({ strict: false }));
@@ -46,6 +52,26 @@ describe("structured outputs on the built-in chat model", () => {
     const { openai } = await newWorkspace("1");
     const model = await openai.models.retrieve(MODEL);
     expect((model as unknown as { capabilities: Record<string, unknown> }).capabilities).toMatchObject({ structured_output: true, json_mode: true, tools: true });
+  });
+
+  it("a catalog entry takes the capabilities of its node's card when the card is imported again, keeping its prices", async () => {
+    const { openai } = await newWorkspace("1");
+    const id = `caps-${randomBase62(8)}`;
+    const old = chatModelCard(id); // structured_output: false
+    // served by the built-in node's chat model, so it is a catalog entry like any other while it exists
+    const local = await db.node.findUniqueOrThrow({ where: { name: "local" } });
+    await db.model.create({ data: { ...cardToRow(old), nodes: { create: { nodeId: local.id, upstreamModel: MODEL } } } });
+    try {
+      const card = { ...old, capabilities: { ...old.capabilities, structured_output: true }, pricing: { ...old.pricing, input_per_1m: "9" } };
+      expect(await db.$transaction((tx) => importModelCards(tx, [card]))).toEqual([]);
+      const seen = await until(() => openai.models.retrieve(id) as Promise<unknown>, (m) => (m as { capabilities: { structured_output: boolean } }).capabilities.structured_output, 5000);
+      expect(seen.value).toMatchObject({ capabilities: { structured_output: true, tools: true }, pricing: { input_per_1m: old.pricing.input_per_1m } });
+    } finally {
+      await db.$transaction(async (tx) => {
+        await tx.model.delete({ where: { id } });
+        await notify(tx, Channel.catalogChanged);
+      });
+    }
   });
 
   it("answers chat completions with JSON valid against response_format's json_schema, streamed or not", async () => {

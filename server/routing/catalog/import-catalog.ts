@@ -1,18 +1,41 @@
-// Imports the models a node publishes into the catalog. Existing entries are left as the
-// operators made them (prices are the gateway's decision); new ones are created from the card.
+// Imports the models a node publishes into the catalog. New entries are created from the card.
+// Existing entries keep what the operators made of them (names, limits and prices are the
+// gateway's decision), but their capabilities follow the card: what a model can be asked for
+// (tools, JSON mode, structured outputs, streaming, modalities) is a fact of the node serving
+// it, and a node that learns a capability must not stay refused by an older import.
 import type { Tx } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import type { ModelCard } from "./model-card";
-import { cardToRow } from "./model-row";
+import { capabilityColumns, cardToRow } from "./model-row";
+
+const CAPABILITY_SELECT = {
+  id: true,
+  inputModalities: true,
+  outputModalities: true,
+  capJsonMode: true,
+  capReasoning: true,
+  capStreaming: true,
+  capStructuredOutput: true,
+  capTools: true,
+} as const;
 
 export async function importModelCards(tx: Tx, cards: ModelCard[]): Promise<string[]> {
-  const existing = new Set((await tx.model.findMany({ select: { id: true } })).map((m) => m.id));
+  const existing = new Map((await tx.model.findMany({ select: CAPABILITY_SELECT })).map((m) => [m.id, m]));
   const created: string[] = [];
+  let changed = false;
   for (const card of cards) {
-    if (existing.has(card.id)) continue;
-    await tx.model.create({ data: cardToRow(card) });
-    created.push(card.id);
+    const row = existing.get(card.id);
+    if (!row) {
+      await tx.model.create({ data: cardToRow(card) });
+      created.push(card.id);
+      continue;
+    }
+    const caps = capabilityColumns(card);
+    const { id: _id, ...current } = row;
+    if (JSON.stringify(current) === JSON.stringify({ ...current, ...caps })) continue;
+    await tx.model.update({ where: { id: card.id }, data: caps });
+    changed = true;
   }
-  if (created.length) await notify(tx, Channel.catalogChanged);
+  if (created.length || changed) await notify(tx, Channel.catalogChanged);
   return created;
 }

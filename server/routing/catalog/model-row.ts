@@ -59,6 +59,20 @@ export function toModelDetail(row: ModelRow, readyNow: boolean): ModelDetail {
   return detail;
 }
 
+/** The catalog columns of a card's capabilities (what the model can be asked for). */
+export function capabilityColumns(card: Pick<ModelCard, "capabilities">) {
+  const c = card.capabilities;
+  return {
+    inputModalities: c.input_modalities,
+    outputModalities: c.output_modalities,
+    capJsonMode: c.json_mode,
+    capReasoning: c.reasoning,
+    capStreaming: c.streaming,
+    capStructuredOutput: c.structured_output,
+    capTools: c.tools,
+  };
+}
+
 export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
   const p = card.pricing;
   const v = card.video;
@@ -72,13 +86,7 @@ export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
     maxOutputTokens: card.max_output_tokens,
     knowledgeCutoff: card.knowledge_cutoff,
     deprecated: card.deprecated,
-    inputModalities: card.capabilities.input_modalities,
-    outputModalities: card.capabilities.output_modalities,
-    capJsonMode: card.capabilities.json_mode,
-    capReasoning: card.capabilities.reasoning,
-    capStreaming: card.capabilities.streaming,
-    capStructuredOutput: card.capabilities.structured_output,
-    capTools: card.capabilities.tools,
+    ...capabilityColumns(card),
     priceInputPer1m: p.input_per_1m,
     priceCacheReadPer1m: p.cache_read_per_1m,
     priceOutputPer1m: p.output_per_1m,
