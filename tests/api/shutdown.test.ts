@@ -97,13 +97,13 @@ function streamCall(url: string, secret: string, content: string): { first: Prom
 }
 
 let instance: GatewayInstance;
+/** The same with two processes under a cluster primary. */
+let clustered: GatewayInstance;
 let node: Awaited<ReturnType<typeof startPacedNode>>;
 
 beforeAll(async () => {
-  [instance, node] = await Promise.all([
-    startGatewayInstance({ env: { SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "60000" } }),
-    startPacedNode(),
-  ]);
+  const env = { SHUTDOWN_DRAIN_MS: String(DRAIN_MS), UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "60000" };
+  [instance, clustered, node] = await Promise.all([startGatewayInstance({ env }), startGatewayInstance({ env: { ...env, WEB_CONCURRENCY: "2" } }), startPacedNode()]);
   await db.model.create({ data: cardToRow(chatModelCard(MODEL)) });
   const { node: row } = await addNode({ name: `shutdown-${Math.random().toString(36).slice(2, 8)}`, url: node.url, city: "Lyon", country: "FR" });
   await checkNode({ id: row.id, baseUrl: node.url, apiKeyEncrypted: null, status: "unknown" });
@@ -112,7 +112,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await instance?.kill();
+  await Promise.all([instance?.kill(), clustered?.kill()]);
   await db.node.deleteMany({ where: { baseUrl: node?.url } });
   await db.model.deleteMany({ where: { id: MODEL } });
   await notify(db, Channel.nodesChanged);
@@ -120,15 +120,30 @@ afterAll(async () => {
   await node?.close();
 });
 
+/** Waits until the instance routes to the paced node. */
+async function routed(url: string, secret: string): Promise<void> {
+  const ready = await until(
+    async () => (await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "wait 0" }] }) })).status,
+    (s) => s === 200,
+    10_000,
+  );
+  expect(ready.value).toBe(200);
+}
+
+/** The last two frames of a stream cut by the shutdown: the error, then [DONE]; returns when the error came. */
+function expectCutByShutdown(seen: StreamSeen): number {
+  expect(seen.status).toBe(200);
+  expect(seen.brokenOff).toBeNull();
+  const [last, beforeLast] = [seen.frames.at(-1)!, seen.frames.at(-2)!];
+  expect(last.data).toBe("[DONE]");
+  expect(JSON.parse(beforeLast.data)).toEqual({ error: { code: "server_shutting_down", type: "server_error", param: null, message: expect.any(String) } });
+  return beforeLast.at;
+}
+
 describe("SIGTERM", () => {
   it("drains: in-flight calls finish, a stream open at the deadline gets an error frame and [DONE], new connections are refused, and the process exits", async () => {
     const { secret, workspace } = await newWorkspace("1", "shutdown");
-    const ready = await until(
-      async () => (await fetch(`${instance.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "wait 0" }] }) })).status,
-      (s) => s === 200,
-      10_000,
-    );
-    expect(ready.value).toBe(200);
+    await routed(instance.url, secret);
 
     // An idle keep-alive connection, a stream that ends before the deadline, one that does not,
     // a plain call that takes a second, and a background response that never ends.
@@ -181,20 +196,16 @@ describe("SIGTERM", () => {
 
     // (b) A stream still open at the deadline: an error frame, then [DONE], then the connection closes.
     const longSeen = await long.done;
-    expect(longSeen.status).toBe(200);
-    expect(longSeen.brokenOff).toBeNull();
-    const [last, beforeLast] = [longSeen.frames.at(-1)!, longSeen.frames.at(-2)!];
-    expect(last.data).toBe("[DONE]");
-    expect(JSON.parse(beforeLast.data)).toEqual({ error: { code: "server_shutting_down", type: "server_error", param: null, message: expect.any(String) } });
-    expect(beforeLast.at - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS - 100);
-    expect(beforeLast.at - signalledAt).toBeLessThan(DRAIN_MS + 1500);
+    const cutAt = expectCutByShutdown(longSeen);
+    expect(cutAt - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS - 100);
+    expect(cutAt - signalledAt).toBeLessThan(DRAIN_MS + 1500);
     expect(longSeen.frames.filter((f) => f.data.includes('"delta"')).length).toBeGreaterThan(10);
 
     // (d) The process exits, with status 0, within the drain time and a small margin.
     const exit = await exited;
     console.log(
       `after SIGTERM: idle connection closed, short stream ended at ${shortSeen.endedAt - signalledAt} ms, ` +
-        `long stream cut at ${beforeLast.at - signalledAt} ms, process exited at ${exit.at - signalledAt} ms (drain ${DRAIN_MS} ms)`,
+        `long stream cut at ${cutAt - signalledAt} ms, process exited at ${exit.at - signalledAt} ms (drain ${DRAIN_MS} ms)`,
     );
     expect(exit.code).toBe(0);
     expect(exit.at - signalledAt).toBeLessThan(DRAIN_MS + 3000);
@@ -211,5 +222,25 @@ describe("SIGTERM", () => {
     expect(billed.has(plainAnswer.headers.get("x-request-id")!)).toBe(true);
     expect(billed.has(longSeen.requestId!)).toBe(false);
     expect(events).toHaveLength(3); // the readiness call, the plain call, the short stream
+  }, 60_000);
+
+  it("in a cluster, the primary waits for its processes to drain before it exits", async () => {
+    const { secret } = await newWorkspace("1", "shutdown cluster");
+    await routed(clustered.url, secret);
+    const short = streamCall(clustered.url, secret, "stream 1000");
+    const long = streamCall(clustered.url, secret, "stream 20000");
+    await Promise.all([short.first, long.first]);
+    const signalledAt = Date.now();
+    clustered.child.proc.kill("SIGTERM"); // the primary
+    const exited = clustered.child.exited.then((code) => ({ code, at: Date.now() }));
+    const shortSeen = await short.done;
+    expect(shortSeen.frames.at(-1)?.data).toBe("[DONE]");
+    expect(shortSeen.frames.some((f) => f.data.includes('"error"'))).toBe(false);
+    const cutAt = expectCutByShutdown(await long.done);
+    expect(cutAt - signalledAt).toBeGreaterThanOrEqual(DRAIN_MS - 100);
+    const exit = await exited;
+    expect(exit.code).toBe(0);
+    expect(exit.at).toBeGreaterThanOrEqual(cutAt);
+    expect(exit.at - signalledAt).toBeLessThan(DRAIN_MS + 3000);
   }, 60_000);
 });
