@@ -22,10 +22,10 @@ export class EventCounter {
   }
 }
 
-export const lifecycle = (type: "response.created" | "response.queued" | "response.in_progress" | "response.completed" | "response.incomplete" | "response.failed", s: ResponseState): ResponseEvent => ({
-  type,
-  response: toResponseObject(s),
-});
+type Lifecycle = "created" | "queued" | "in_progress" | "completed" | "incomplete" | "failed";
+
+/** An event carrying the whole Response as it is at that moment. */
+export const lifecycle = (type: `response.${Lifecycle}`, s: ResponseState): ResponseEvent => ({ type, response: toResponseObject(s) });
 
 /** The terminal event of a finished response; none for a cancelled one (OpenAI's streams have no such event). */
 export function terminal(s: ResponseState): ResponseEvent | undefined {

@@ -13,7 +13,7 @@ import { streamOnNode } from "../chat/call-node";
 import type { OpenAIUsage } from "../chat/completion-shape";
 import { GatewayError } from "../../kernel/errors";
 import { EventStream } from "../../kernel/event-stream";
-import { argumentsDelta, EventCounter, itemAdded, itemDone, lifecycle, partAdded, partDone, textDelta, textDone, argumentsDone } from "./events";
+import { argumentsDelta, argumentsDone, EventCounter, itemAdded, itemDone, lifecycle, partAdded, partDone, textDelta, textDone, type ResponseEvent } from "./events";
 import { itemId, outputText, type FunctionCallItem, type Item, type MessageItem } from "./items";
 import type { ResponseState } from "./response-object";
 import { insertResponse, settleResponse } from "./store";
@@ -61,7 +61,7 @@ export async function streamResponse({ metering, row, chatRequest, state, inputI
 
 async function* events(chunks: AsyncGenerator<string>, turn: Turn, state: ResponseState): AsyncGenerator<string> {
   const counter = new EventCounter();
-  const send = (e: Parameters<EventCounter["payload"]>[0]) => counter.payload(e);
+  const send = (e: ResponseEvent) => counter.payload(e);
   yield send(lifecycle("response.created", state));
   yield send(lifecycle("response.in_progress", state));
   const textAt = (m: NonNullable<Turn["message"]>) => ({ item_id: m.id, output_index: m.index, content_index: 0 });
