@@ -58,7 +58,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * serves only the API never loads it.
  */
 async function startNext(): Promise<Handler> {
-  const [{ default: next }, { env }] = await Promise.all([import("next"), import("../server/infra/env")]);
+  const [{ default: next }, { env }, { PROXY_HEADERS }] = await Promise.all([
+    import("next"),
+    import("../server/infra/env"),
+    import("../server/transport/node/data-plane"),
+  ]);
   const { PORT: port, HOST: hostname } = env;
   // Started with the project root as its working directory (spawnGateway), from a bundle in the build folder.
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
@@ -68,6 +72,9 @@ async function startNext(): Promise<Handler> {
   return (req, res) => {
     // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.
     req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
+    // Without a trusted proxy, the X-Forwarded-* headers are whatever a client chose: removed, so
+    // Next.js sets them from the connection itself (next-auth and route handlers read them).
+    if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
     // Next.js drops Content-Length on streamed route handler answers: a route states the length
     // of its body in `x-content-length` (stored videos) and it goes out as Content-Length.
     const setHeader = res.setHeader.bind(res);

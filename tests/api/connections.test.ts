@@ -227,4 +227,16 @@ describe("X-Forwarded-* headers", () => {
     const link = await imageLink(timed.url, secret);
     expect(link.origin).toBe("https://attacker.example");
   });
+
+  /** The sign-in URL the dashboard's auth builds from the request's origin (NEXTAUTH_URL is unset). */
+  const signInOrigin = async (url: string) => {
+    const res = await fetch(`${url}/api/auth/providers`, { headers: spoofed });
+    expect(res.status).toBe(200);
+    return new URL(((await res.json()) as { credentials: { signinUrl: string } }).credentials.signinUrl).origin;
+  };
+
+  it("the dashboard sees them only with TRUST_PROXY=true", async () => {
+    expect(await signInOrigin(baseUrl())).toBe(baseUrl());
+    expect(await signInOrigin(timed.url)).toBe("https://attacker.example");
+  });
 });

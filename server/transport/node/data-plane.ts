@@ -20,7 +20,7 @@ export function isDataPlanePath(pathname: string): boolean {
  * seen only behind a proxy that is trusted to overwrite them (TRUST_PROXY); otherwise image links
  * would point wherever a caller's X-Forwarded-Host says.
  */
-const PROXY_HEADERS = new Set(["x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "x-forwarded-port", "forwarded"]);
+export const PROXY_HEADERS = new Set(["x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "x-forwarded-port", "forwarded"]);
 
 function toCall(req: IncomingMessage, pathname: string, search: string): IncomingCall {
   const trustProxy = env.TRUST_PROXY === "true";
