@@ -81,7 +81,7 @@ export const ZChatCompletion = z.looseObject({
 
 // ---- Responses (part 2.4) ----
 
-const ZOutputText = z.strictObject({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()) });
+const ZOutputText = z.strictObject({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) });
 
 /** Content parts of stored input items: as the client sent them (validated by the request schema). */
 const ZInputPart = z.union([

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { createChatCompletion } from "../../inference/chat/create-completion";
 import { ZChatCompletionRequest } from "../../inference/chat/schema";
 import { createResponse } from "../../inference/responses/create-response";
-import { cancelResponse, deleteResponse, getResponse, listInputItems } from "../../inference/responses/manage-responses";
-import { ZInputItemsQuery, ZResponseCreate } from "../../inference/responses/schema";
+import { cancelResponse, deleteResponse, listInputItems, retrieveResponse } from "../../inference/responses/manage-responses";
+import { ZInputItemsQuery, ZResponseCreate, ZRetrieveQuery } from "../../inference/responses/schema";
 import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
 import { ZChatCompletion, ZInputItemsList, ZResponseDeleted, ZResponseObject } from "../outputs";
@@ -50,16 +50,17 @@ export const responsesGet = operation({
   id: "responses.get",
   method: "GET",
   path: "/v1/responses/{id}",
-  summary: "Retrieve a stored response",
+  summary: "Retrieve a stored response (with `stream=true`, its events as server-sent events, following it while it runs)",
   tags: ["Responses"],
   kind: "query",
   tier: "api_key",
   body: { kind: "none" },
-  input: ZId,
+  query: true,
+  input: ZRetrieveQuery,
   output: ZResponseObject,
-  produces: { kind: "json" },
+  produces: { kind: "json_or_sse" },
   pricing: { kind: "free" },
-  handler: (ctx, input) => getResponse(ctx.principal.workspaceId, input.id),
+  handler: (ctx, input) => retrieveResponse(ctx.principal.workspaceId, input),
 });
 
 export const responsesDelete = operation({
