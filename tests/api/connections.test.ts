@@ -113,6 +113,37 @@ describe("an early 413", () => {
     expect((await fetch(`${baseUrl()}/health`)).status).toBe(200);
   });
 
+  it("a client still sending as fast as it can reads the 413: the connection is closed without a reset under it", async () => {
+    const { secret } = await newWorkspace("1");
+    const http = await import("node:http");
+    const url = new URL(`${baseUrl()}/v1/chat/completions`);
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    for (let attempt = 0; attempt < 30; attempt++) {
+      let answered = false;
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { method: "POST", host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", "transfer-encoding": "chunked" } },
+          (res) => {
+            answered = true;
+            res.resume();
+            res.on("end", () => resolve(res.statusCode!));
+          },
+        );
+        // The write that meets the closed connection fails; the answer must arrive all the same.
+        req.on("error", (err) => setTimeout(() => answered || reject(err), 2000));
+        let sent = 0;
+        const pump = () => {
+          if (req.destroyed || answered || sent >= 64 * 1024 * 1024) return;
+          sent += chunk.length;
+          if (req.write(chunk)) setImmediate(pump);
+          else req.once("drain", pump);
+        };
+        pump();
+      });
+      expect(status).toBe(413);
+    }
+  });
+
   it("a keep-alive client reusing its connection after the 413 is not stalled", async () => {
     const { secret } = await newWorkspace("1");
     const http = await import("node:http");

@@ -2,6 +2,7 @@
 // pipeline. `npm start` runs it in every gateway process (scripts/gateway-server.ts); every other
 // path goes to Next.js.
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { env } from "../../infra/env";
 import type { IncomingCall } from "../call";
@@ -48,8 +49,43 @@ export async function serveDataPlane(req: IncomingMessage, res: ServerResponse, 
   // Answered before its body arrived in full (413, or refused before the body mattered): what
   // the client still sends would be read as the next request on this connection, or the client
   // may stop sending and wait. The connection ends with the answer instead.
-  if (!req.complete && !res.headersSent) res.setHeader("connection", "close");
+  if (!req.complete && !res.headersSent) {
+    res.setHeader("connection", "close");
+    closeWithoutReset(req.socket);
+  }
   await writeReply(res, reply, req.method === "HEAD");
+}
+
+/** After an early answer, how long what the client still sends is read at most, and after how long a silence the connection is closed. */
+const LINGER_MS = 5000;
+const LINGER_QUIET_MS = 1000;
+
+/**
+ * A connection closed while the client's bytes still arrive is reset, and a reset can make the
+ * client drop the answer it has not read yet (a client busy sending a large body has not). So
+ * node:http's close after the answer (its call to destroySoon) becomes a lingering one: the
+ * server's side is ended with the answer, and what still arrives is read and dropped until the
+ * client closes its side, falls silent for LINGER_QUIET_MS, or LINGER_MS have passed.
+ */
+function closeWithoutReset(socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    let quiet: NodeJS.Timeout;
+    const close = () => {
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      socket.destroy();
+    };
+    const cap = setTimeout(close, LINGER_MS).unref();
+    const wait = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(close, LINGER_QUIET_MS).unref();
+    };
+    wait();
+    socket.on("data", wait);
+    socket.once("end", close);
+    socket.once("close", close);
+  };
 }
 
 /**
