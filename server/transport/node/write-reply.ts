@@ -146,7 +146,10 @@ async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: B
   }
 }
 
-/** A reply that can no longer be sent (the call was already answered, at shutdown): its producer is stopped. */
+/**
+ * A reply that can no longer be sent: the call was already answered (503 at the end of a
+ * shutdown's drain). Its producer is stopped, not drained: nothing of it reached the client.
+ */
 function discard(reply: Reply): void {
   const body = reply.kind === "sse" ? reply.events : reply.kind === "binary" ? reply.body.body : null;
   if (body === null || typeof body === "string" || body instanceof Uint8Array) return;
@@ -154,7 +157,7 @@ function discard(reply: Reply): void {
 }
 
 export async function writeReply(res: ServerResponse, reply: Reply, head: boolean): Promise<void> {
-  if (res.headersSent || res.destroyed) return discard(reply);
+  if (res.headersSent) return discard(reply);
   switch (reply.kind) {
     case "json":
       res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
