@@ -1,7 +1,8 @@
 // Input that once hung a request or became a 500: each answered at once with a 400 in the
 // OpenAI error shape, on every route it reaches.
+import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { newWorkspace, raw } from "../helpers";
+import { baseUrl, newWorkspace, raw } from "../helpers";
 import { MAX_JSON_DEPTH } from "../../server/transport/input-text";
 
 const MULTIPART_ROUTES = ["/v1/audio/transcriptions", "/v1/audio/translations", "/v1/images/edits", "/v1/images/variations", "/v1/videos"];
@@ -92,5 +93,31 @@ describe("deeply nested JSON", () => {
       body: JSON.stringify({ model: "local-chat-sim", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "f", parameters: schema } }] }),
     });
     expect(res.status).toBe(200);
+  });
+});
+
+/** A GET with the path exactly as given (fetch would resolve `..` and `//` before sending). */
+function rawGet(path: string, key: string): Promise<{ status: number; type: string; body: string }> {
+  const url = new URL(baseUrl());
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: url.hostname, port: url.port, path, headers: { authorization: `Bearer ${key}` } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("paths the server would otherwise clean up", () => {
+  it("`//`, `.` and `..` in a /v1 path are a 404 in the error shape, never a redirect", async () => {
+    const { secret } = await newWorkspace();
+    for (const path of ["//v1/models", "/v1//models", "/v1/./models", "/v1/../health", "//health"]) {
+      const res = await rawGet(path, secret);
+      expect(res.status, path).toBe(404);
+      expect(res.type, path).toMatch(/^application\/json/);
+      expect((JSON.parse(res.body) as { error: { code: string } }).error.code, path).toBe("unknown_url");
+    }
   });
 });

@@ -35,6 +35,8 @@ export async function bootTestStack(role: string, serverDatabaseUrl = process.en
   // Faster health checks, so tests that take nodes down and up need not wait long.
   process.env.HEALTH_CHECK_INTERVAL_MS = "500";
   process.env.BREAKER_COOLDOWN_MS = "1500";
+  // A test that leaves a stream or a background run open must not hold the teardown for 30 s.
+  process.env.SHUTDOWN_DRAIN_MS = "2000";
   // Short enough for a test to watch a node time out (the built-in node's [sim:slow] waits 2 s).
   process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "3000";
   // Video jobs: poll nodes often, and look for dead workers and timed-out jobs every second.

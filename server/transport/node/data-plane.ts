@@ -3,6 +3,7 @@
 // path goes to Next.js.
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { env } from "../../infra/env";
 import type { IncomingCall } from "../call";
@@ -11,9 +12,18 @@ import { errorReply } from "../error-adapter";
 import { newRequestId } from "../respond";
 import { cutStreams, shuttingDown, writeReply } from "./write-reply";
 
-/** Whether the data plane answers this path (the rest is the dashboard's, served by Next.js). */
+const ours = (p: string) => p === "/health" || p === "/openapi.json" || p === "/v1" || p.startsWith("/v1/");
+/** `//`, or a `.` or `..` segment. */
+const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
+
+/**
+ * Whether the data plane answers this path (the rest is the dashboard's, served by Next.js). A
+ * path that becomes one of ours once `//`, `.` and `..` are resolved (`//v1/models`,
+ * `/v1/../health`) is ours as it is: it matches no route, so it is a 404 in the error shape, where
+ * Next.js would redirect it.
+ */
 export function isDataPlanePath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/openapi.json" || pathname === "/v1" || pathname.startsWith("/v1/");
+  return ours(pathname) || (UNNORMALIZED.test(pathname) && ours(posix.normalize(pathname)));
 }
 
 /**
