@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { Button, Card, ErrorState, TextField } from "@/app/_components/ui";
 import { formatUsd } from "../usage/format";
 
@@ -19,8 +20,8 @@ export function AddCreditsForm({ workspaceId }: { workspaceId: string }) {
         setDone(`Added ${formatUsd(input.amount)}. The balance is now ${formatUsd(workspace.balance)}.`);
         setAmount("");
         setNote("");
-        void queryClient.invalidateQueries({ queryKey: trpc.billing.overview.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.billing.ledger.queryKey() });
+        void refresh(queryClient, trpc.billing.overview.queryKey());
+        void refresh(queryClient, trpc.billing.ledger.queryKey());
       },
     }),
   );

@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { Button, Card, ErrorState, TextField } from "@/app/_components/ui";
 
 const DECIMAL = /^\d+(\.\d{1,18})?$/;
@@ -25,7 +26,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: { name: stri
         setName("");
         setExpires("");
         setLimit("");
-        void queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
+        void refresh(queryClient, trpc.keys.list.queryKey());
       },
     }),
   );

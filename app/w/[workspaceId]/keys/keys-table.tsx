@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { KeyView } from "@/server/identity/keys/key-view";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";
 import { formatDate, formatDateTime, formatUsd } from "../usage/format";
@@ -24,7 +25,7 @@ function RevokeCell({ keyView }: { keyView: KeyView }) {
   const [confirming, setConfirming] = useState(false);
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() }),
+      onSuccess: () => refresh(queryClient, trpc.keys.list.queryKey()),
     }),
   );
   if (!confirming) {

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorState, SelectField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
 
 type Role = (typeof ROLES)[number];
@@ -74,7 +75,7 @@ export function InviteForm() {
           expiresAt: res.expiresAt,
         });
         setEmail("");
-        void queryClient.invalidateQueries({ queryKey: trpc.workspaces.invitations.queryKey() });
+        void refresh(queryClient, trpc.workspaces.invitations.queryKey());
       },
     }),
   );

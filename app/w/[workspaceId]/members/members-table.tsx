@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import type { Member } from "@/server/identity/workspaces/members";
 import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
 
@@ -89,8 +90,8 @@ export function MembersTable() {
   const members = useQuery(trpc.workspaces.members.queryOptions());
 
   function onChanged(self: boolean) {
-    void queryClient.invalidateQueries({ queryKey: trpc.workspaces.members.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.workspaces.current.queryKey() });
+    void refresh(queryClient, trpc.workspaces.members.queryKey());
+    void refresh(queryClient, trpc.workspaces.current.queryKey());
     // The frame shows the caller's role from the server: reload it when that role changed.
     if (self) router.refresh();
   }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { can } from "@/server/identity/workspaces/permissions";
 
 function PendingInvitationsCard() {
@@ -11,7 +12,7 @@ function PendingInvitationsCard() {
   const invitations = useQuery(trpc.workspaces.invitations.queryOptions());
   const revoke = useMutation(
     trpc.workspaces.revokeInvitation.mutationOptions({
-      onSettled: () => void queryClient.invalidateQueries({ queryKey: trpc.workspaces.invitations.queryKey() }),
+      onSettled: () => void refresh(queryClient, trpc.workspaces.invitations.queryKey()),
     }),
   );
 

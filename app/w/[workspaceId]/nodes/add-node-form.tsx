@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Card, ErrorState } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { EMPTY_NODE, NodeFields, type NodeFieldValues } from "./node-fields";
 
 /** Adds a node: the server asks it which models it serves and links those in the catalog. */
@@ -14,8 +15,8 @@ export function AddNodeForm() {
     trpc.nodes.create.mutationOptions({
       onSuccess: async () => {
         setValues(EMPTY_NODE);
-        await queryClient.invalidateQueries({ queryKey: trpc.nodes.list.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
+        await refresh(queryClient, trpc.nodes.list.queryKey());
+        await refresh(queryClient, trpc.models.list.queryKey());
       },
     }),
   );

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Button, Card, ErrorState } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import type { NodeView } from "@/server/routing/nodes/node-view";
 import { NodeFields, type NodeFieldValues } from "./node-fields";
 
@@ -26,8 +27,8 @@ export function EditNodePanel({ node, onDone }: { node: NodeView; onDone: () => 
   const update = useMutation(
     trpc.nodes.update.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.nodes.list.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
+        await refresh(queryClient, trpc.nodes.list.queryKey());
+        await refresh(queryClient, trpc.models.list.queryKey());
         onDone();
       },
     }),

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import type { NodeView } from "@/server/routing/nodes/node-view";
 
 const TONE = { online: "green", offline: "red", unknown: "slate" } as const;
@@ -13,7 +14,7 @@ function RemoveControl({ node }: { node: NodeView }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation(
     trpc.nodes.remove.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.nodes.list.queryKey() }),
+      onSuccess: () => refresh(queryClient, trpc.nodes.list.queryKey()),
     }),
   );
   if (!confirming) {

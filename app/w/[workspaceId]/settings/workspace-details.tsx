@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Badge, Button, Card, ErrorState, Loading, TextField } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { can } from "@/server/identity/workspaces/permissions";
 
 function RenameForm({ name }: { name: string }) {
@@ -15,7 +16,7 @@ function RenameForm({ name }: { name: string }) {
     trpc.workspaces.rename.mutationOptions({
       onSuccess: (res) => {
         setValue(res.name);
-        void queryClient.invalidateQueries({ queryKey: trpc.workspaces.current.queryKey() });
+        void refresh(queryClient, trpc.workspaces.current.queryKey());
         // The workspace switcher is rendered from the server: reload it with the new name.
         router.refresh();
       },

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, Card, EmptyState, ErrorState, Loading, SelectField, TextField, TextareaField } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
 import { useModelDetails } from "../models/use-model-details";
 
 export function NewVideoForm({ canCall }: { canCall: boolean }) {
@@ -22,7 +23,7 @@ export function NewVideoForm({ canCall }: { canCall: boolean }) {
     trpc.videos.create.mutationOptions({
       onSuccess: async () => {
         setPrompt("");
-        await queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
+        await refresh(queryClient, trpc.videos.list.queryKey());
       },
     }),
   );
