@@ -57,13 +57,13 @@ export function recordSuccess(nodeId: string): void {
 }
 
 /**
- * A passed health check clears a node's failure count, but brings an open breaker back only
- * once its cooldown is over: a node that answers health checks yet fails calls stays out.
+ * A passed health check brings an open breaker back once its cooldown is over. It does not clear
+ * the count of failed calls (only a successful call does): a node that answers health checks yet
+ * fails calls would otherwise never be taken out while checks kept passing between its failures.
  */
 export function healthCheckPassed(nodeId: string, now = Date.now()): void {
   const s = states.get(nodeId);
-  if (!s) return;
-  if (s.failures < env.BREAKER_FAILURES || now >= s.openUntil) states.delete(nodeId);
+  if (s && s.failures >= env.BREAKER_FAILURES && now >= s.openUntil) states.delete(nodeId);
 }
 
 /** Counts a failed call here and tells the other processes; resolves once they have been told. */
