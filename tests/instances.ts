@@ -5,6 +5,7 @@ import { inject } from "vitest";
 import { freePort } from "../server/infra/net/free-port";
 import { money, type Money } from "../server/kernel/money";
 import { spawnGateway, stopChild, waitForHttp, type Child } from "../scripts/lib/processes";
+import { sseFrames } from "./sse-frames";
 
 export type GatewayInstance = {
   url: string;
@@ -194,26 +195,15 @@ export async function chatCall(instance: string, secret: string, body: Record<st
       else if (res.ok && parsed.usage) (out.usage = parsed.usage), (out.complete = true);
       return out;
     }
-    const decoder = new TextDecoder();
-    let buffer = "";
-    const reader = res.body!.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const data = buffer.slice(0, end).split("\n").find((l) => l.startsWith("data: "))?.slice(6);
-        buffer = buffer.slice(end + 2);
-        if (data === undefined) continue;
-        if (data === "[DONE]") {
-          out.complete = out.error === null;
-          continue;
-        }
-        const frame = JSON.parse(data) as { usage?: ChatUsage | null } & Partial<ErrorBody>;
-        if (frame.error) out.error = frame as ErrorBody;
-        if (frame.usage) out.usage = frame.usage;
+    for await (const { data } of sseFrames(res.body!)) {
+      if (data === undefined) continue;
+      if (data === "[DONE]") {
+        out.complete = out.error === null;
+        continue;
       }
+      const frame = JSON.parse(data) as { usage?: ChatUsage | null } & Partial<ErrorBody>;
+      if (frame.error) out.error = frame as ErrorBody;
+      if (frame.usage) out.usage = frame.usage;
     }
   } catch (err) {
     out.complete = false;

@@ -76,6 +76,14 @@ export const errors = {
    */
   keySpendLimitReached: (message = "This API key has reached its spend limit. Use another key, or ask a workspace admin for a key with a higher limit.") =>
     new GatewayError({ status: 402, code: "key_spend_limit_reached", type: "insufficient_quota", message }),
+  /** A call still open when its gateway process stops at the end of its drain. */
+  shuttingDown: () =>
+    new GatewayError({
+      status: 503,
+      code: "server_shutting_down",
+      type: "server_error",
+      message: "The gateway process serving this request is shutting down and ended it before it finished. Retry the request.",
+    }),
   notImplemented: () =>
     new GatewayError({
       status: 501,

@@ -4,7 +4,6 @@
 // is not disturbed by a second built-in node or by its absence.
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -16,6 +15,7 @@ import { projectRoot } from "../../server/infra/paths";
 import { newId } from "../../server/kernel/ids";
 import { cardToRow } from "../../server/routing/catalog/model-row";
 import { chatModelCard } from "../fakes/chat-model-card";
+import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { until } from "../helpers";
 
 const OTHER = "test-supervision-chat";
@@ -27,7 +27,7 @@ const databaseName = `gateway_supervision_${Math.random().toString(36).slice(2, 
 let databaseUrl: string;
 let start: ChildProcess | undefined;
 let output = "";
-let other: Server | undefined;
+let other: FakeUpstream | undefined;
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const url = new URL(inject("databaseUrl"));
@@ -39,30 +39,6 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   } finally {
     await client.end();
   }
-}
-
-/** The other node: any chat completion answered at once. */
-async function startOtherNode(): Promise<string> {
-  other = createServer((req, res) => {
-    if (req.url === "/v1/models") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: OTHER, object: "model" }] }));
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id: "chatcmpl-other",
-          object: "chat.completion",
-          created: 1,
-          model: OTHER,
-          choices: [{ index: 0, message: { role: "assistant", content: "still here" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-        }),
-      );
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => other!.listen(port, "127.0.0.1", r));
-  return `http://127.0.0.1:${port}/v1`;
 }
 
 beforeAll(async () => {
@@ -78,7 +54,7 @@ afterAll(async () => {
     await Promise.race([new Promise((r) => start!.once("exit", r)), new Promise((r) => setTimeout(r, 20_000))]);
     if (start.exitCode === null && start.signalCode === null) start.kill("SIGKILL");
   }
-  await new Promise<void>((r) => (other ? other.close(() => r()) : r()));
+  await other?.close();
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -107,7 +83,8 @@ describe("the built-in node under npm start", () => {
     const gateway = `http://127.0.0.1:${port}`;
 
     // The other node, registered in this stack's database.
-    const otherUrl = await startOtherNode();
+    other = await startFakeUpstream(OTHER); // answers every chat completion at once
+    const otherUrl = other.url;
     const scratchDb = createDb(databaseUrl);
     try {
       await scratchDb.model.create({ data: cardToRow(chatModelCard(OTHER)) });

@@ -14,6 +14,7 @@ import { addNode } from "../../server/routing/nodes/nodes";
 import { chatModelCard } from "../fakes/chat-model-card";
 import { newWorkspace, until } from "../helpers";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
+import { sseFrames } from "../sse-frames";
 
 const MODEL = "test-shutdown-chat";
 const DRAIN_MS = 3000;
@@ -72,19 +73,9 @@ function streamCall(url: string, secret: string, content: string): { first: Prom
       });
       seen.status = res.status;
       seen.requestId = res.headers.get("x-request-id");
-      const decoder = new TextDecoder();
-      let buffer = "";
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          seen.frames.push({ at: Date.now(), data: buffer.slice(0, end).replace(/^data: /, "") });
-          buffer = buffer.slice(end + 2);
-          firstFrame();
-        }
+      for await (const frame of sseFrames(res.body!)) {
+        seen.frames.push({ at: Date.now(), data: frame.raw.replace(/^data: /, "") });
+        firstFrame();
       }
     } catch (err) {
       seen.brokenOff = String((err as { cause?: unknown }).cause ?? err);

@@ -5,12 +5,12 @@ import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse 
 import type { Socket } from "node:net";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
-import { env } from "../../infra/env";
+import { errors, GatewayError } from "../../kernel/errors";
 import type { IncomingCall } from "../call";
 import { dispatch } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../respond";
-import { cutStreams, shuttingDown, writeReply } from "./write-reply";
+import { cutStreams, writeReply } from "./write-reply";
 
 const ours = (p: string) => p === "/health" || p === "/openapi.json" || p === "/v1" || p.startsWith("/v1/");
 /** `//`, or a `.` or `..` segment. */
@@ -28,19 +28,17 @@ export function isDataPlanePath(pathname: string): boolean {
 
 /**
  * Headers a reverse proxy sets about the original request. Any client can send them, so they are
- * seen only behind a proxy that is trusted to overwrite them (TRUST_PROXY); otherwise image links
- * would point wherever a caller's X-Forwarded-Host says.
+ * believed only behind a proxy that is trusted to overwrite them (TRUST_PROXY): the dispatcher's
+ * public origin checks it (origin.ts), and the dashboard's requests lose them (gateway-server.ts).
  */
 export const PROXY_HEADERS = new Set(["x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "x-forwarded-port", "forwarded"]);
 
 function toCall(req: IncomingMessage, pathname: string, search: string): IncomingCall {
-  const trustProxy = env.TRUST_PROXY === "true";
   return {
     method: req.method ?? "GET",
     path: pathname,
     query: new URLSearchParams(search),
     header: (name) => {
-      if (!trustProxy && PROXY_HEADERS.has(name)) return undefined;
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     },
@@ -106,7 +104,7 @@ export function endOpenCalls(): number {
   let ended = cutStreams();
   for (const res of inFlight) {
     if (res.headersSent) continue; // a stream (cut above) or a download, ended with its connection
-    const reply = errorReply(shuttingDown(), newRequestId());
+    const reply = errorReply(errors.shuttingDown(), newRequestId());
     res.writeHead(reply.status, { ...reply.headers, connection: "close", "content-length": Buffer.byteLength(reply.body) });
     res.end(reply.body);
     ended++;
@@ -114,17 +112,17 @@ export function endOpenCalls(): number {
   return ended;
 }
 
-/** node:http's own refusals, before a request reaches a handler: status, code, message. */
-function clientErrorAnswer(code: string | undefined): [number, string, string] {
+/** node:http's own refusals, before a request reaches a handler. */
+function clientErrorOf(code: string | undefined): GatewayError {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return [431, "request_header_fields_too_large", `The request's headers exceed ${maxHeaderSize} bytes.`];
+      return new GatewayError({ status: 431, code: "request_header_fields_too_large", message: `The request's headers exceed ${maxHeaderSize} bytes.` });
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return [413, "request_too_large", "The request's chunk extensions are too large."];
+      return new GatewayError({ status: 413, code: "request_too_large", message: "The request's chunk extensions are too large." });
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, "request_timeout", "The request was not received in full in time."];
+      return new GatewayError({ status: 408, code: "request_timeout", message: "The request was not received in full in time." });
     default:
-      return [400, "invalid_http_request", "The request is not valid HTTP/1.1 and could not be read."];
+      return new GatewayError({ status: 400, code: "invalid_http_request", message: "The request is not valid HTTP/1.1 and could not be read." });
   }
 }
 
@@ -137,11 +135,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   // Nothing can be said on a connection that is gone, or in the middle of another answer.
   if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-  const [status, code, message] = clientErrorAnswer(err.code);
-  const body = JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  // In the one error shape (error-adapter.ts), written raw: there is no response object to write it with.
+  const reply = errorReply(clientErrorOf(err.code), newRequestId());
+  const headers = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\n${headers}\r\n${reply.body}`);
   // Ended rather than destroyed, so the answer is not lost to a reset while the client still
   // sends; a client that never closes its side is cut off after a moment.
   setTimeout(() => socket.destroy(), 1000).unref();

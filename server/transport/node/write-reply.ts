@@ -4,21 +4,11 @@
 // streams still open at its drain deadline with a server_shutting_down error frame (cutStreams).
 import type { ServerResponse } from "node:http";
 import type { BinaryBody } from "../../kernel/binary-body";
-import { GatewayError } from "../../kernel/errors";
+import { errors } from "../../kernel/errors";
 import type { Reply, ReplyHeaders } from "../call";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
 import { DONE_FRAME, errorFrame, eventFrame } from "../sse-frames";
-
-/** What a call still open when its gateway process stops is answered (or its stream ended) with. */
-export function shuttingDown(): GatewayError {
-  return new GatewayError({
-    status: 503,
-    code: "server_shutting_down",
-    type: "server_error",
-    message: "The gateway process serving this request is shutting down and ended it before it finished. Retry the request.",
-  });
-}
 
 /** The event streams being written, each with the function that ends it at the shutdown deadline. */
 const openStreams = new Set<() => void>();
@@ -88,7 +78,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         // The process stops: the node's call is given up (unbilled, like any stream that fails
         // mid-way) and the client told why, so it knows to retry.
         iterator.return?.()?.catch(() => undefined);
-        return endWith(shuttingDown());
+        return endWith(errors.shuttingDown());
       }
       if (step.done) {
         res.end(reply.done ? DONE_FRAME : undefined);
