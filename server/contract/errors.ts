@@ -8,19 +8,19 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 416 | 
 /** One component response per error status (the body is always the error object, part 2.1). */
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
   400: { name: "BadRequest", description: "Invalid request: a field fails validation (`param` names it), or the body is not valid JSON or a readable form." },
-  401: { name: "Unauthorized", description: "Missing, malformed, unknown, revoked or expired API key (`invalid_api_key`)." },
+  401: { name: "Unauthorized", description: "Missing, malformed, unknown, revoked or expired API key (`invalid_api_key`); a session token that expired (`token_expired`), is not valid (`invalid_token`: signature, audience, unknown `kid`) or was revoked (`token_revoked`)." },
   402: {
     name: "PaymentRequired",
-    description: "The workspace's credits do not cover the call (`insufficient_quota`), or the API key reached its spend limit (`key_spend_limit_reached`).",
+    description: "The workspace's credits do not cover the call (`insufficient_quota`), the API key reached its spend limit (`key_spend_limit_reached`), or the call would pass a daily, monthly or session spend cap (`budget_exceeded`).",
   },
-  403: { name: "Forbidden", description: "The credential may not do this (`permission_denied`)." },
+  403: { name: "Forbidden", description: "The credential may not do this (`permission_denied`), or the model is not in the session's plan (`model_not_allowed`)." },
   404: { name: "NotFound", description: "No such object in the caller's workspace: unknown, expired, or another workspace's id (all answered alike)." },
   405: { name: "MethodNotAllowed", description: "The path exists but not with this method (`method_not_allowed`); the `Allow` header lists the methods it has." },
   409: { name: "Conflict", description: "The object is not in a state that allows this." },
   413: { name: "PayloadTooLarge", description: "The body, or a file in it, exceeds the gateway's size limit (`request_too_large`)." },
   416: { name: "RangeNotSatisfiable", description: "The `Range` starts beyond the end of the content (`range_not_satisfiable`); `Content-Range` gives the size." },
   422: { name: "UnprocessableEntity", description: "The node serving the model refused the request as it stands; its code and message are passed on." },
-  429: { name: "TooManyRequests", description: "The nodes serving the model are rate limited (`upstream_rate_limited`); `Retry-After` when they said when." },
+  429: { name: "TooManyRequests", description: "A rate limit of the key or the session's subject is reached (`rate_limit_exceeded`, with `Retry-After` and the `x-ratelimit-*` headers), or the nodes serving the model are rate limited (`upstream_rate_limited`)." },
   500: { name: "InternalError", description: "The gateway failed (`internal_error`); quote the `x-request-id` when reporting it." },
   501: { name: "NotImplemented", description: "Declared by the API reference but not served by this gateway yet (`not_implemented`)." },
   502: { name: "BadGateway", description: "The node serving the model failed or sent an unreadable answer (`upstream_error`); the call is not charged." },

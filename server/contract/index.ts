@@ -3,6 +3,7 @@
 import { healthCheck, modelsDelete, modelsGet, modelsList, networkStatusOp } from "./operations/catalog";
 import { audioSpeech, audioTranscribe, audioTranslate, embeddingsCreate, imagesEdit, imagesFile, imagesGenerate, imagesVary } from "./operations/media";
 import { openApiDocumentOp } from "./operations/document";
+import { jwksDocument, sessionsCreate, sessionsRevoke, sessionsRevokeSubject } from "./operations/sessions";
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
 import type { AnyOperation } from "./operation";
@@ -18,6 +19,7 @@ export const contract = {
   images: { generate: imagesGenerate, edit: imagesEdit, vary: imagesVary, file: imagesFile },
   videos: { create: videosCreate, list: videosList, get: videosGet, delete: videosDelete, content: videosContent },
   models: { list: modelsList, get: modelsGet, delete: modelsDelete },
+  sessions: { create: sessionsCreate, revoke: sessionsRevoke, revokeSubject: sessionsRevokeSubject, jwks: jwksDocument },
   network: { status: networkStatusOp },
   health: { check: healthCheck },
   openapi: { document: openApiDocumentOp },

@@ -33,6 +33,9 @@ export const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Lifetime of the signed URLs returned for `response_format: "url"` images, in seconds. */
   IMAGE_URL_TTL_SECONDS: int(3600),
+  /** The `iss` and `aud` claims of the session tokens the gateway mints (POST /v1/sessions). */
+  SESSION_TOKEN_ISSUER: z.string().min(1).default("model-gateway"),
+  SESSION_TOKEN_AUDIENCE: z.string().min(1).default("model-gateway/v1"),
   /** A verified API key is re-checked against the database after this long (ms). */
   KEY_CACHE_REFRESH_MS: int(2000),
   /** A cached API key is never used past this age (ms), even when the refresh failed. */

@@ -76,6 +76,16 @@ export const errors = {
    */
   keySpendLimitReached: (message = "This API key has reached its spend limit. Use another key, or ask a workspace admin for a key with a higher limit.") =>
     new GatewayError({ status: 402, code: "key_spend_limit_reached", type: "insufficient_quota", message }),
+  modelNotAllowed: (model: string, plan: string) =>
+    new GatewayError({ status: 403, code: "model_not_allowed", param: "model", message: `The model \`${model}\` is not included in plan ${plan}.` }),
+  /** A spend cap of a key, an end user (subject) or a session is reached: distinct from an empty balance. */
+  budgetExceeded: (message: string) => new GatewayError({ status: 402, code: "budget_exceeded", type: "insufficient_quota", message }),
+  rateLimited: (message: string, headers: Record<string, string>) =>
+    new GatewayError({ status: 429, code: "rate_limit_exceeded", type: "rate_limit_error", message, headers }),
+  /** Session tokens: 401s of their own, so an app knows to mint a new token rather than fix a key. */
+  tokenExpired: () => new GatewayError({ status: 401, code: "token_expired", message: "The session token has expired. Mint a new one." }),
+  invalidToken: (message: string) => new GatewayError({ status: 401, code: "invalid_token", message }),
+  tokenRevoked: () => new GatewayError({ status: 401, code: "token_revoked", message: "The session token has been revoked." }),
   /** A call still open when its gateway process stops at the end of its drain. */
   shuttingDown: () =>
     new GatewayError({

@@ -7,6 +7,7 @@ export type HoldOwner = { readonly instanceId: string; unhold(hold: Hold): void 
 
 export class Hold {
   private open = true;
+  private readonly onEnd: (() => void)[] = [];
   constructor(
     private readonly book: HoldOwner,
     /** The lease it was taken from (the book's entry for the workspace). */
@@ -25,10 +26,17 @@ export class Hold {
     return this.open;
   }
 
+  /** Runs `fn` when the hold ends (what else the call held: its budgets, its rate-limit slot). */
+  whenEnded(fn: () => void): void {
+    if (this.open) this.onEnd.push(fn);
+    else fn();
+  }
+
   /** Gives the reservation back to the lease (the call failed, or its charge committed). Idempotent. */
   end(): void {
     if (!this.open) return;
     this.open = false;
     this.book.unhold(this);
+    for (const fn of this.onEnd) fn();
   }
 }

@@ -25,6 +25,9 @@ export type UsageRecord = {
   images?: number;
   videoSeconds?: string;
   latencyMs?: number | null;
+  /** The plan and end-user subject of a call under a plan. */
+  planId?: string | null;
+  subject?: string | null;
 };
 
 export type Movement = {
@@ -39,6 +42,8 @@ export type Movement = {
   entry?: { id: string; note: string | null; createdById: string | null };
   /** The instance whose credit lease the charge was reserved from: its lease shrinks by the charge. */
   leaseInstanceId?: string;
+  /** Spend counters (budgets) the charge raises, by name (kernel/spend-counters.ts). */
+  counters?: readonly string[];
 };
 
 export type LeaseRow = { workspaceId: string; instanceId: string; amount: string; version: bigint };
@@ -50,6 +55,8 @@ export type Applied = {
   /** New `spent` per API key hash. */
   keySpent: Map<string, string>;
   leases: LeaseRow[];
+  /** New `spent` of each spend counter raised. */
+  counters: { workspaceId: string; counter: string; spent: string }[];
 };
 
 /** A Prisma client or transaction, or the write pool (infra/db/write-pool.ts). */
@@ -74,6 +81,7 @@ const COLUMNS: [string, string][] = [
   ["eventId", "text"], ["modelId", "text"], ["nodeId", "text"], ["endpoint", "text"], ["inputTokens", "int"], ["cachedTokens", "int"],
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
+  ["planId", "text"], ["subject", "text"], ["counters", "text"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -83,6 +91,7 @@ function values(m: Movement): unknown[] {
     u?.eventId ?? null, u?.modelId ?? null, u?.nodeId ?? null, u?.endpoint ?? null, count(u?.inputTokens), count(u?.cachedTokens),
     count(u?.outputTokens), count(u?.reasoningTokens), count(u?.characters), u?.audioSeconds ?? "0", count(u?.images),
     u?.videoSeconds ?? "0", u?.latencyMs == null ? null : count(u.latencyMs), m.entry?.id ?? null, m.entry?.note ?? null, m.entry?.createdById ?? null,
+    u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
   ];
 }
 
@@ -106,9 +115,10 @@ const SQL = `
     RETURNING "id", "workspaceId", "apiKeyId", "kind", "amount"
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
-      "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs")
+      "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
-      i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs"
+      i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
+      i."planId", i."subject"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
   ), entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")
@@ -133,6 +143,16 @@ const SQL = `
     UPDATE "CreditLease" l SET "amount" = l."amount" - t.total, "version" = nextval('"CreditLease_version_seq"')
     FROM lease_totals t WHERE l."workspaceId" = t."workspaceId" AND l."instanceId" = t."lease"
     RETURNING l."workspaceId", l."instanceId", l."amount", l."version"
+  ), counter_totals AS (
+    SELECT m."workspaceId", c."counter", -SUM(m."amount") AS total
+    FROM moved m JOIN input i ON i."id" = m."id" CROSS JOIN LATERAL jsonb_array_elements_text(i."counters"::jsonb) AS c("counter")
+    WHERE m."kind" = 'usage' AND i."counters" IS NOT NULL
+    GROUP BY m."workspaceId", c."counter" ORDER BY m."workspaceId", c."counter"
+  ), counters AS (
+    INSERT INTO "SpendCounter" ("workspaceId", "counter", "spent", "updatedAt")
+    SELECT "workspaceId", "counter", total, now() FROM counter_totals
+    ON CONFLICT ("workspaceId", "counter") DO UPDATE SET "spent" = "SpendCounter"."spent" + EXCLUDED."spent", "updatedAt" = now()
+    RETURNING "workspaceId", "counter", "spent"
   ), notified AS (
     SELECT pg_notify('${Channel.balanceChanged}', "id") FROM workspaces WHERE total > 0
   )
@@ -140,6 +160,7 @@ const SQL = `
   UNION ALL SELECT 'workspace', "id", NULL, "balance"::text, NULL FROM workspaces
   UNION ALL SELECT 'key', "hash", NULL, "spent"::text, NULL FROM keys
   UNION ALL SELECT 'lease', "workspaceId", "instanceId", "amount"::text, "version" FROM leases
+  UNION ALL SELECT 'counter', "workspaceId", "counter", "spent"::text, NULL FROM counters
   UNION ALL SELECT 'notified', NULL, NULL, NULL, COUNT(*) FROM notified`;
 
 type Row = { kind: string; ref: string | null; instance: string | null; amount: string | null; version: bigint | null };
@@ -149,7 +170,7 @@ type Row = { kind: string; ref: string | null; instance: string | null; amount: 
  * with them, e.g. a video job's status change). Within one call, a repeated id counts once.
  */
 export async function applyMovements(q: Queryable, movements: Movement[]): Promise<Applied> {
-  const applied: Applied = { inserted: new Set(), balances: new Map(), keySpent: new Map(), leases: [] };
+  const applied: Applied = { inserted: new Set(), balances: new Map(), keySpent: new Map(), leases: [], counters: [] };
   const seen = new Set<string>();
   // Sorted, so that concurrent statements touch the rows of several workspaces in the same order.
   const unique = movements
@@ -166,6 +187,7 @@ export async function applyMovements(q: Queryable, movements: Movement[]): Promi
     if (r.kind === "movement") applied.inserted.add(r.ref!);
     else if (r.kind === "workspace") applied.balances.set(r.ref!, r.amount!);
     else if (r.kind === "key") applied.keySpent.set(r.ref!, r.amount!);
+    else if (r.kind === "counter") applied.counters.push({ workspaceId: r.ref!, counter: r.instance!, spent: r.amount! });
     else if (r.kind === "lease") applied.leases.push({ workspaceId: r.ref!, instanceId: r.instance!, amount: r.amount!, version: BigInt(r.version!) });
   }
   return applied;
@@ -177,6 +199,7 @@ export function usageMovement(
   cost: Money | string,
   usage: UsageRecord,
   leaseInstanceId?: string,
+  counters?: readonly string[],
 ): Movement {
-  return { id: `usage:${usage.eventId}`, kind: "usage", workspaceId: payer.workspaceId, apiKeyId: payer.apiKeyId, amount: money(cost).negated(), usage, leaseInstanceId };
+  return { id: `usage:${usage.eventId}`, kind: "usage", workspaceId: payer.workspaceId, apiKeyId: payer.apiKeyId, amount: money(cost).negated(), usage, leaseInstanceId, counters };
 }

@@ -13,6 +13,7 @@ import { writeQueryable } from "../infra/db/write-pool";
 import { applyMovements, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
+import { noteCounters } from "./budgets";
 
 type Pending = { movement: Movement; hold?: Hold; resolve: () => void; reject: (err: unknown) => void };
 
@@ -40,6 +41,7 @@ export class UsageWriter {
     const applied: Applied = await applyMovements(writeQueryable, batch.map((p) => p.movement));
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
+    if (applied.counters.length) noteCounters(applied.counters);
     for (const p of batch) p.hold?.end();
   }
 

@@ -12,12 +12,22 @@ import { leaseBook } from "./credit-leases";
 import { assertKeyCanReserve } from "./key-reservation";
 import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement } from "./movements";
 import { noteKeySpent } from "./spend-notes";
+import { noteCounters } from "./budgets";
+import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
 
 type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
 
 /** What a finished job tells the ledger: the job, what it had reserved, and for a completed one what it cost. */
 export type EndedJob = JobPayer & { reservedAmount: string };
-export type SettledJob = EndedJob & { modelId: string; nodeId: string | null; cost: string; billedSeconds: string; createdAt: Date };
+export type SettledJob = EndedJob & {
+  modelId: string; nodeId: string | null; cost: string; billedSeconds: string; createdAt: Date; planId: string | null; subject: string | null;
+};
+
+/** The spend counters a settled job raises: its subject's (or its key's) day and month, when it settled. */
+function countersOf(job: SettledJob, at: Date): string[] {
+  const scope: CounterScope | null = job.subject !== null ? `subject:${job.subject}` : job.apiKeyId ? `key:${job.apiKeyId}` : null;
+  return scope ? [counterName(scope, dayPeriod(at)), counterName(scope, monthPeriod(at))] : [];
+}
 
 const reserve = (job: JobPayer, amount: Money | string): Movement => ({
   id: `video_reserve:${job.id}`, kind: "video_reserve", workspaceId: job.workspaceId, apiKeyId: job.apiKeyId, amount: money(amount).negated(),
@@ -29,6 +39,7 @@ const giveBack = (job: EndedJob, kind: "video_settle" | "video_release"): Moveme
 
 function noted(applied: Applied): void {
   for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
+  if (applied.counters.length) noteCounters(applied.counters);
 }
 
 /**
@@ -62,7 +73,9 @@ export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]
         endpoint: "/v1/videos",
         videoSeconds: job.billedSeconds,
         latencyMs: Date.now() - job.createdAt.getTime(),
-      }),
+        planId: job.planId,
+        subject: job.subject,
+      }, undefined, countersOf(job, new Date())),
     ]);
     return { jobs, applied: await applyMovements(tx, movements) };
   }, LEDGER_TX);

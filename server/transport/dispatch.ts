@@ -57,12 +57,15 @@ const ANY_METHOD = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
 export async function dispatch(call: IncomingCall): Promise<Reply> {
   const startedAt = performance.now();
   const requestId = newRequestId();
-  const reply = await answer(call, requestId);
+  // Headers the answer carries whatever its outcome (the caller's rate limits, filled in by admission).
+  const answerHeaders: Record<string, string> = {};
+  const reply = await answer(call, requestId, answerHeaders);
+  Object.assign(reply.headers, answerHeaders);
   finishHeaders(reply, call, startedAt);
   return reply;
 }
 
-async function answer(call: IncomingCall, requestId: string): Promise<Reply> {
+async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>): Promise<Reply> {
   try {
     if (call.method === "OPTIONS") {
       const allowed = allowedMethods(call.path);
@@ -95,7 +98,7 @@ async function answer(call: IncomingCall, requestId: string): Promise<Reply> {
         throw errors.notImplemented();
       case "served": {
         const input = await operationInput(match.op, call, match.params);
-        const result = await procedureOf(createCaller({ requestId, principal }), match.op)(input);
+        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders }), match.op)(input);
         return toReply(result, requestId);
       }
     }

@@ -15,6 +15,8 @@ export type Context = {
   principal: Principal | null;
   /** The signed-in dashboard user; null for a dashboard request without a session; absent for API-key callers (/v1). */
   user?: SessionUser | null;
+  /** Headers the /v1 answer carries whatever its outcome (rate limits); set by the dispatcher. */
+  answerHeaders?: Record<string, string>;
 };
 
 const t = initTRPC.context<Context>().create({

@@ -6,6 +6,7 @@ import { accountRouter } from "./routers/account";
 import { billingRouter } from "./routers/billing";
 import { keysRouter } from "./routers/keys";
 import { nodesRouter } from "./routers/nodes";
+import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
 import { workspacesRouter } from "./routers/workspaces";
@@ -18,6 +19,7 @@ export const appRouter = router({
   images: contractRouter(contract.images),
   videos: contractRouter(contract.videos),
   models: contractRouter(contract.models),
+  sessions: contractRouter(contract.sessions),
   network: contractRouter(contract.network),
   health: contractRouter(contract.health),
   openapi: contractRouter(contract.openapi),
@@ -25,6 +27,7 @@ export const appRouter = router({
   billing: billingRouter,
   keys: keysRouter,
   nodes: nodesRouter,
+  plans: plansRouter,
   playground: playgroundRouter,
   usage: usageRouter,
   workspaces: workspacesRouter,

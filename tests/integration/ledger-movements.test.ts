@@ -25,7 +25,7 @@ describe("ledger movements", () => {
     const job = { id: `video-${randomBase62(12)}`, workspaceId: workspace.id, apiKeyId: keyId };
     await applyMovements(db, [{ ...job, id: `video_reserve:${job.id}`, kind: "video_reserve", amount: "-1.2" }]);
     await settleVideoJobs(async () => [
-      { ...job, reservedAmount: "1.2", modelId: "ledger-video", nodeId: null, cost: "0.8", billedSeconds: "4", createdAt: new Date() },
+      { ...job, reservedAmount: "1.2", modelId: "ledger-video", nodeId: null, cost: "0.8", billedSeconds: "4", createdAt: new Date(), planId: null, subject: null },
     ]);
     await expectLedgerInvariant(workspace.id);
     const spent = money("0.1").plus("0.000123456789").plus("0.8");
@@ -63,7 +63,7 @@ describe("ledger movements", () => {
     await releaseVideoJobs(async () => [ended]);
     expect(await balanceOf(workspace.id)).toBe("3");
     await releaseVideoJobs(async () => [ended]);
-    await settleVideoJobs(async () => [{ ...ended, modelId: "m", nodeId: null, cost: "1", billedSeconds: "2", createdAt: new Date() }]);
+    await settleVideoJobs(async () => [{ ...ended, modelId: "m", nodeId: null, cost: "1", billedSeconds: "2", createdAt: new Date(), planId: null, subject: null }]);
     // The settle's reservation return was refused (same id); only its usage charge went in.
     const kinds = await db.balanceMovement.findMany({ where: { workspaceId: workspace.id }, select: { kind: true, amount: true }, orderBy: { createdAt: "asc" } });
     expect(kinds.map((k) => `${k.kind} ${formatMoney(k.amount)}`).sort()).toEqual(["credit 3", "usage -1", "video_release 2", "video_reserve -2"]);

@@ -15,6 +15,8 @@ export const ZCreateKeyInput = z.object({
   name: z.string().trim().min(1).max(100).default("default"),
   expiresAt: z.coerce.date().optional(),
   spendLimit: ZSpendLimit.optional(),
+  /** A plan of the workspace whose limits and caps apply to the key. */
+  planId: z.string().min(1).optional(),
   createdById: z.string().optional(),
 });
 export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
@@ -27,6 +29,9 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
   }
   const workspace = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
   if (!workspace) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
+  if (data.planId && !(await tx.plan.findFirst({ where: { id: data.planId, workspaceId: data.workspaceId }, select: { id: true } }))) {
+    throw errors.invalidRequest(`No plan ${data.planId} in this workspace.`, "planId", "plan_not_found");
+  }
   const { secret, hash, prefix } = generateKeySecret();
   const row = await tx.apiKey.create({
     data: {
@@ -38,6 +43,7 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
       createdById: data.createdById ?? null,
       expiresAt: data.expiresAt ?? null,
       spendLimit: data.spendLimit === undefined ? null : formatMoney(data.spendLimit),
+      planId: data.planId ?? null,
     },
     include: KEY_CREATOR,
   });

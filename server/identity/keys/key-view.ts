@@ -16,6 +16,8 @@ export const ZKeyView = z.object({
   /** USD decimal strings: the key is refused once `spent` reaches `spendLimit`. */
   spendLimit: z.string().nullable(),
   spent: z.string(),
+  /** The plan whose limits and caps apply to the key; null: the workspace's defaults. */
+  planId: z.string().nullable(),
 });
 export type KeyView = z.infer<typeof ZKeyView>;
 
@@ -33,6 +35,7 @@ type KeyRow = {
   revokedAt: Date | null;
   spendLimit: Decimalish | null;
   spent: Decimalish;
+  planId: string | null;
   createdBy?: { name: string | null; email: string | null } | null;
 };
 
@@ -53,5 +56,6 @@ export function toKeyView(row: KeyRow): KeyView {
     revokedAt: row.revokedAt?.toISOString() ?? null,
     spendLimit: row.spendLimit === null ? null : formatMoney(row.spendLimit),
     spent: formatMoney(row.spent),
+    planId: row.planId,
   };
 }

@@ -30,12 +30,13 @@ type KeyRecord = {
   /** USD decimal strings. */
   spendLimit: string | null;
   spent: string;
+  planId: string | null;
 };
 type Entry = { record: KeyRecord | null; loadedAt: number };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
-  | { valid: true; keyId: string; workspaceId: string; spendLimitReached: boolean }
+  | { valid: true; keyId: string; workspaceId: string; planId: string | null; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const cache = new LRUCache<string, Entry>({ max: 100_000 });
@@ -75,7 +76,7 @@ function load(hash: string): Promise<Entry> {
     const mine: Promise<Entry> = db.apiKey
       .findUnique({
         where: { hash },
-        select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true },
+        select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true },
       })
       .then((row) => {
         const entry: Entry = {
@@ -87,6 +88,7 @@ function load(hash: string): Promise<Entry> {
             revokedAt: row.revokedAt?.getTime() ?? null,
             spendLimit: row.spendLimit?.toString() ?? null,
             spent: laterSpent(row.spent.toString(), cache.get(hash)?.record?.spent),
+            planId: row.planId,
           },
         };
         if ((generation.get(hash) ?? 0) === gen) cache.set(hash, entry);
@@ -142,7 +144,7 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
   touch(record.id, now);
   const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, spendLimitReached };
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

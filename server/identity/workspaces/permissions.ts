@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   "keys.manage": ["owner", "admin"],
   /** See the balance and the ledger of credits and charges. */
   "billing.view": ["owner", "admin", "billing"],
+  /** Create, change and delete plans; revoke sessions; trust identity providers. */
+  "plans.manage": ["owner", "admin"],
   /** Invite people, change roles, remove members (admins cannot touch owners). */
   "members.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;

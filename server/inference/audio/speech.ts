@@ -23,7 +23,7 @@ const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
 export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promise<BinaryBody> {
   const { row } = await resolveModel(req.model);
   requireModelType(row, "speech", "/v1/audio/speech");
-  const metering = await admit(ctx, "/v1/audio/speech", maxSpeechCost(row, req.input));
+  const metering = await admit(ctx, { endpoint: "/v1/audio/speech", model: row.id, maxCost: maxSpeechCost(row, req.input) });
   const started = performance.now();
   const { result, routed, release: done } = await withFailover(row.id, (r) =>
     postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),

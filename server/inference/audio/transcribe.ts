@@ -44,7 +44,7 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   }
   // The decoded duration is what is billed, so the reservation is exactly the cost.
   const seconds = await decodedDuration(req.file);
-  const metering = await admit(ctx, endpoint, audioSecondsCost(row, seconds));
+  const metering = await admit(ctx, { endpoint, model: row.id, maxCost: audioSecondsCost(row, seconds) });
   try {
     return await callNode(metering, row, req, task, seconds);
   } catch (err) {

@@ -3,7 +3,7 @@
 // charge what the node reports, answer. A stream keeps its reservation until its charge commits
 // or it fails (relay-stream.ts).
 import { admit, release } from "../../ledger/meter";
-import { maxChatCost } from "../../routing/catalog/pricing";
+import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import { resolveModel } from "../../routing/catalog/models";
 import { assertChatCapable } from "./capabilities";
 import type { CallContext } from "../../identity/principal";
@@ -14,7 +14,7 @@ import type { ChatCompletionRequest } from "./schema";
 export async function createChatCompletion(ctx: CallContext, req: ChatCompletionRequest): Promise<Record<string, unknown> | AsyncIterable<string>> {
   const { row } = await resolveModel(req.model);
   assertChatCapable(row, req);
-  const metering = await admit(ctx, "/v1/chat/completions", maxChatCost(row, req));
+  const metering = await admit(ctx, { endpoint: "/v1/chat/completions", model: row.id, maxCost: maxChatCost(row, req), tokens: maxChatTokens(row, req) });
   try {
     if (req.stream) return await streamOnNode(metering, row, req, req.stream_options?.include_usage === true);
     return normalizeCompletion(await completeOnNode(metering, row, req), row.id);

@@ -1,7 +1,7 @@
 // POST /v1/embeddings: routed like chat, billed on the input tokens the node reports (after
 // reserving the most the inputs can count).
 import { admit, recordCall, release, type Metering } from "../../ledger/meter";
-import { maxEmbeddingCost, tokenCost } from "../../routing/catalog/pricing";
+import { maxEmbeddingCost, maxEmbeddingTokens, tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import type { CallContext } from "../../identity/principal";
@@ -15,7 +15,7 @@ export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest)
   if (row.type !== "embedding") {
     throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
   }
-  const metering = await admit(ctx, "/v1/embeddings", maxEmbeddingCost(row, req.input));
+  const metering = await admit(ctx, { endpoint: "/v1/embeddings", model: row.id, maxCost: maxEmbeddingCost(row, req.input), tokens: maxEmbeddingTokens(row, req.input) });
   try {
     return await embed(metering, row, req);
   } catch (err) {

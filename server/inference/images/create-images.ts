@@ -36,7 +36,7 @@ type Shape = { response_format: "b64_json" | "url"; origin: string; n?: number |
 
 /** Reserves `n` images' price, calls the node, charges the images returned (at most `n`). */
 async function run(ctx: CallContext, endpoint: string, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): Promise<ImagesResult> {
-  const metering = await admit(ctx, endpoint, maxImageCost(row, req.n));
+  const metering = await admit(ctx, { endpoint, model: row.id, maxCost: maxImageCost(row, req.n) });
   try {
     return await generate(metering, row, req, call);
   } catch (err) {

@@ -1,7 +1,7 @@
 // POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
 import { admit, release, type Metering } from "../../ledger/meter";
-import { maxChatCost } from "../../routing/catalog/pricing";
+import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import type { CallContext } from "../../identity/principal";
@@ -40,7 +40,7 @@ export async function createResponse(ctx: CallContext, req: ResponseCreate): Pro
   const id = `resp_${randomBase62(24)}`;
   // The usage event's id is the response id: one charge per response. The reservation is held
   // until that charge commits (for background and streamed responses, after this returns).
-  const metering = await admit(ctx, "/v1/responses", maxChatCost(row, chatRequest), id);
+  const metering = await admit(ctx, { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id });
   try {
     return await respond(metering, row, req, chatRequest, inputItems);
   } catch (err) {

@@ -2,6 +2,7 @@
 // insert the job and its queue entry, all in one transaction: a job exists only with its money
 // reserved and its render queued, or not at all (the ledger's withVideoReservation).
 import type { CallContext } from "../../identity/principal";
+import { admitWithoutHold } from "../../ledger/meter";
 import { withVideoReservation } from "../../ledger/video-money";
 import { videoCost } from "../../routing/catalog/media-pricing";
 import { resolveModel } from "../../routing/catalog/models";
@@ -9,7 +10,7 @@ import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { inTransaction, jobQueue, QUEUES } from "../../infra/jobs/boss";
-import { formatMoney } from "../../kernel/money";
+import { formatMoney, money } from "../../kernel/money";
 import type { VideoCreate } from "./schema";
 import { toVideoObject, type VideoJobObject } from "./video-object";
 import { videoSpec } from "./video-spec";
@@ -32,12 +33,15 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
       `This video can cost up to ${reserved} USD (${spec.seconds} s at ${spec.size}, ${spec.fps} fps), more than the workspace's balance. Add credits, or ask for fewer seconds, a smaller size or a lower fps.`,
     );
   const payer = { id, workspaceId, apiKeyId: ctx.principal.keyId };
+  const gate = await admitWithoutHold(ctx, { endpoint: "/v1/videos", model: row.id, maxCost: money(reserved) });
   const job = await withVideoReservation(payer, reserved, refusal, async (tx) => {
     const job = await tx.videoJob.create({
       data: {
         id,
         workspaceId,
         apiKeyId: ctx.principal.keyId,
+        planId: gate.access.planId,
+        subject: gate.access.subject,
         modelId: row.id,
         prompt: req.prompt,
         seconds: spec.seconds,
@@ -60,6 +64,6 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
       expireInSeconds: Math.min(Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1), 24 * 3600),
     });
     return job;
-  });
+  }).finally(gate.end);
   return toVideoObject(job);
 }

@@ -25,7 +25,7 @@ export async function completeJob(jobId: string, attempt: number, c: Completion)
       WHERE "id" = ${jobId} AND "status" = 'in_progress' AND "attempts" = ${attempt}::int
         AND "createdAt" >= now() - make_interval(secs => ${env.VIDEO_JOB_TIMEOUT_SECONDS}::int)
       RETURNING "id", "workspaceId", "apiKeyId", "modelId", "nodeId", "reservedAmount"::text AS "reservedAmount",
-        "cost"::text AS cost, "billedSeconds"::text AS "billedSeconds", "createdAt"`,
+        "cost"::text AS cost, "billedSeconds"::text AS "billedSeconds", "createdAt", "planId", "subject"`,
   );
   return settled > 0;
 }

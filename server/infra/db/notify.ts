@@ -10,6 +10,14 @@ export const Channel = {
   nodesChanged: "gateway_nodes_changed",
   /** Payload: a workspace id whose free balance grew (credits, a released reservation, a lease given back). */
   balanceChanged: "gateway_balance_changed",
+  /** Payload: a workspace id whose plans or default limits changed. */
+  plansChanged: "gateway_plans_changed",
+  /** Payload: a session id (jti) revoked, or "*". */
+  sessionChanged: "gateway_session_changed",
+  /** Payload: "*": a signing key was added or retired. */
+  signingKeysChanged: "gateway_signing_keys_changed",
+  /** Payload: "*": a trusted issuer was added or removed. */
+  issuersChanged: "gateway_issuers_changed",
   /** Payload: `fail|ok <instance> <node id>`: a call to a node failed, or a node with failures served one. */
   breaker: "gateway_breaker",
 } as const;

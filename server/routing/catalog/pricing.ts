@@ -63,6 +63,11 @@ export function maxCompletionTokens(row: Pick<ModelRow, "maxOutputTokens">, body
   return (asked || row.maxOutputTokens) * Math.max(1, positive(body.n));
 }
 
+/** The most tokens (input and output) a chat request can use: what tokens-per-minute limits count up front. */
+export function maxChatTokens(row: Pick<ModelRow, "contextLength" | "maxOutputTokens">, body: ChatBody): number {
+  return maxPromptTokens(row, body) + maxCompletionTokens(row, body);
+}
+
 /** Chat completions and responses: every input token at the dearer input price, every output token at the dearer output price. */
 export function maxChatCost(row: ModelRow, body: ChatBody): MoneyT {
   const input = Money.max(money(row.priceInputPer1m), money(row.priceCacheReadPer1m));
@@ -70,13 +75,19 @@ export function maxChatCost(row: ModelRow, body: ChatBody): MoneyT {
   return input.times(maxPromptTokens(row, body)).plus(output.times(maxCompletionTokens(row, body))).dividedBy(PER_MILLION);
 }
 
-/** Embeddings: per input, its UTF-8 bytes (or its token ids) plus an allowance, at most the context length. */
-export function maxEmbeddingCost(row: ModelRow, input: string | string[] | number[] | number[][]): MoneyT {
+type EmbeddingInput = string | string[] | number[] | number[][];
+
+/** Embeddings: the most input tokens, per input its UTF-8 bytes (or its token ids) plus an allowance, at most the context length. */
+export function maxEmbeddingTokens(row: Pick<ModelRow, "contextLength">, input: EmbeddingInput): number {
   const items: (string | number[])[] = typeof input === "string" ? [input] : typeof input[0] === "number" ? [input as number[]] : (input as (string | number[])[]);
   let tokens = 0;
   for (const item of items) {
     const bound = (typeof item === "string" ? Buffer.byteLength(item) : item.length) + MESSAGE_ALLOWANCE;
     tokens += Math.min(bound, row.contextLength);
   }
-  return money(row.priceInputPer1m).times(tokens).dividedBy(PER_MILLION);
+  return tokens;
+}
+
+export function maxEmbeddingCost(row: ModelRow, input: EmbeddingInput): MoneyT {
+  return money(row.priceInputPer1m).times(maxEmbeddingTokens(row, input)).dividedBy(PER_MILLION);
 }

@@ -12,7 +12,7 @@ import { errorReply } from "../error-adapter";
 import { newRequestId } from "../respond";
 import { cutStreams, writeReply } from "./write-reply";
 
-const ours = (p: string) => p === "/health" || p === "/openapi.json" || p === "/v1" || p.startsWith("/v1/");
+const ours = (p: string) => p === "/health" || p === "/openapi.json" || p === "/.well-known/jwks.json" || p === "/v1" || p.startsWith("/v1/");
 /** `//`, or a `.` or `..` segment. */
 const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
 

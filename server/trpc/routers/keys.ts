@@ -4,11 +4,12 @@ import { createKey, ZCreateKeyInput } from "../../identity/keys/create-key";
 import { ZKeyView } from "../../identity/keys/key-view";
 import { listKeys } from "../../identity/keys/list-keys";
 import { revokeKey } from "../../identity/keys/revoke-key";
+import { setKeyPlan } from "../../identity/keys/set-key-plan";
 import { can } from "../../identity/workspaces/permissions";
 import { router, workspaceProcedure } from "../init";
 
 /** What the dashboard's form sends; the workspace and creator come from the session, never the input. */
-export const ZCreateKeyForm = ZCreateKeyInput.pick({ name: true, expiresAt: true, spendLimit: true });
+export const ZCreateKeyForm = ZCreateKeyInput.pick({ name: true, expiresAt: true, spendLimit: true, planId: true });
 
 export const keysRouter = router({
   list: workspaceProcedure("workspace.view")
@@ -31,4 +32,10 @@ export const keysRouter = router({
       const p = ctx.principal;
       return revokeKey(input.id, p.workspaceId, can(p.role, "keys.manage") ? undefined : p.userId);
     }),
+
+  /** Owners and admins put a key on a plan (null: the workspace's defaults). */
+  setPlan: workspaceProcedure("keys.manage")
+    .input(z.object({ id: z.string().min(1), planId: z.string().min(1).nullable() }))
+    .output(ZKeyView)
+    .mutation(({ ctx, input }) => setKeyPlan(ctx.principal.workspaceId, input.id, input.planId)),
 });

@@ -1,0 +1,87 @@
+// Session tokens for an app's end users (docs/SESSIONS.md): minted and revoked with a workspace
+// API key; the gateway's public signing keys for anyone to verify them.
+import { z } from "zod";
+import { mintSession, ZMintedSession, ZMintSessionInput } from "../../identity/sessions/mint-session";
+import { revokeSession, revokeSubject } from "../../identity/sessions/manage-sessions";
+import { ZSessionView } from "../../identity/sessions/session-view";
+import { jwks } from "../../identity/sessions/signing-keys";
+import type { Principal } from "../../identity/principal";
+import { errors } from "../../kernel/errors";
+import { operation } from "../operation";
+
+/** Sessions are managed with a workspace API key: a session token cannot mint or revoke others. */
+function keyOnly(p: Principal, what: string): { workspaceId: string; keyId: string | null } {
+  if (p.kind === "session") throw errors.permissionDenied(`A session token cannot ${what}; use a workspace API key.`);
+  return { workspaceId: p.workspaceId, keyId: p.keyId };
+}
+
+const ONLY_KEYS = "A session token cannot manage sessions (`permission_denied`).";
+
+export const sessionsCreate = operation({
+  id: "sessions.create",
+  method: "POST",
+  path: "/v1/sessions",
+  summary: "Mint a session token for an end user under a plan",
+  tags: ["Sessions"],
+  kind: "mutation",
+  tier: "api_key",
+  body: { kind: "json" },
+  input: ZMintSessionInput,
+  output: ZMintedSession,
+  produces: { kind: "json" },
+  errors: { 403: ONLY_KEYS },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => mintSession(keyOnly(ctx.principal, "mint sessions"), input),
+});
+
+export const sessionsRevoke = operation({
+  id: "sessions.revoke",
+  method: "DELETE",
+  path: "/v1/sessions/{id}",
+  summary: "Revoke a session token (on every instance within a second)",
+  tags: ["Sessions"],
+  kind: "mutation",
+  tier: "api_key",
+  body: { kind: "none" },
+  input: z.object({ id: z.string().min(1).max(100) }),
+  output: ZSessionView,
+  produces: { kind: "json" },
+  errors: { 403: ONLY_KEYS },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => revokeSession(keyOnly(ctx.principal, "revoke sessions").workspaceId, input.id),
+});
+
+export const sessionsRevokeSubject = operation({
+  id: "sessions.revokeSubject",
+  method: "POST",
+  path: "/v1/sessions/revoke",
+  summary: "Revoke every session token of an end user",
+  tags: ["Sessions"],
+  kind: "mutation",
+  tier: "api_key",
+  body: { kind: "json" },
+  input: z.object({ subject: z.string().min(1).max(256) }),
+  output: z.object({ object: z.literal("session.revocation"), subject: z.string(), revoked: z.number().int() }),
+  produces: { kind: "json" },
+  errors: { 403: ONLY_KEYS },
+  pricing: { kind: "free" },
+  handler: (ctx, input) => revokeSubject(keyOnly(ctx.principal, "revoke sessions").workspaceId, input.subject),
+});
+
+const ZJwk = z.object({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() }).catchall(z.unknown());
+
+export const jwksDocument = operation({
+  id: "sessions.jwks",
+  method: "GET",
+  path: "/.well-known/jwks.json",
+  summary: "The public keys that session tokens are signed with (JWK Set)",
+  tags: ["Sessions"],
+  kind: "query",
+  tier: "none",
+  body: { kind: "none" },
+  input: z.object({}).optional(),
+  output: z.object({ keys: z.array(ZJwk) }),
+  produces: { kind: "json" },
+  pricing: { kind: "free" },
+  handler: () => jwks() as Promise<{ keys: z.infer<typeof ZJwk>[] }>,
+});

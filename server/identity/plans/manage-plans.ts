@@ -1,0 +1,140 @@
+// Plans of a workspace: create, list, update, delete. Every change NOTIFYs, so each instance's
+// plan cache (plan-cache.ts) drops the workspace's plans at once.
+import { z } from "zod";
+import { Prisma } from "../../generated/prisma/client";
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { errors } from "../../kernel/errors";
+import { newId } from "../../kernel/ids";
+import { formatMoney, ZCreditAmount } from "../../kernel/money";
+import { toPlanView, type PlanView } from "./plan-view";
+
+/** A limit: a whole number above zero, or null for none. */
+const ZLimit = z.number().int().positive().max(1_000_000_000).nullable();
+const ZCap = ZCreditAmount.nullable();
+/** The longest session token lifetime a plan may allow: 30 days. */
+export const MAX_TTL_SECONDS = 30 * 86_400;
+
+export const ZPlanFields = z.object({
+  name: z.string().trim().min(1).max(100),
+  models: z.array(z.string().trim().min(1).max(200)).max(1000).default([]),
+  rpm: ZLimit.default(null),
+  tpm: ZLimit.default(null),
+  concurrency: ZLimit.default(null),
+  daily_cap: ZCap.default(null),
+  monthly_cap: ZCap.default(null),
+  max_ttl_seconds: z.number().int().min(60).max(MAX_TTL_SECONDS).default(3600),
+});
+export type PlanFields = z.input<typeof ZPlanFields>;
+export const ZPlanPatch = ZPlanFields.partial().extend({
+  models: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+  rpm: ZLimit.optional(),
+  tpm: ZLimit.optional(),
+  concurrency: ZLimit.optional(),
+  daily_cap: ZCap.optional(),
+  monthly_cap: ZCap.optional(),
+  max_ttl_seconds: z.number().int().min(60).max(MAX_TTL_SECONDS).optional(),
+});
+export type PlanPatch = z.input<typeof ZPlanPatch>;
+
+type Data = Partial<z.output<typeof ZPlanFields>>;
+
+function columns(d: Data) {
+  const cap = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : formatMoney(v));
+  return {
+    name: d.name,
+    models: d.models === undefined ? undefined : [...new Set(d.models)],
+    rpm: d.rpm,
+    tpm: d.tpm,
+    concurrency: d.concurrency,
+    dailyCap: cap(d.daily_cap),
+    monthlyCap: cap(d.monthly_cap),
+    maxTtlSeconds: d.max_ttl_seconds,
+  };
+}
+
+const nameTaken = (name: string | undefined) => errors.invalidRequest(`A plan named "${name}" already exists in this workspace.`, "name", "plan_name_taken");
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+}
+
+export async function createPlan(workspaceId: string, fields: PlanFields): Promise<PlanView> {
+  const data = ZPlanFields.parse(fields);
+  try {
+    return await db.$transaction(async (tx) => {
+      const ws = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+      if (!ws) throw errors.notFound(`No workspace with id ${workspaceId}`, "workspace_not_found");
+      const row = await tx.plan.create({ data: { id: newId("plan"), workspaceId, ...columns(data), name: data.name } });
+      await notify(tx, Channel.plansChanged, workspaceId);
+      return toPlanView(row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(data.name);
+    throw err;
+  }
+}
+
+export async function listPlans(workspaceId: string): Promise<PlanView[]> {
+  const rows = await db.plan.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(toPlanView);
+}
+
+const planNotFound = (id: string) => errors.notFound(`No plan with id ${id} in this workspace.`, "plan_not_found", "plan");
+
+export async function getPlan(workspaceId: string, id: string): Promise<PlanView> {
+  const row = await db.plan.findFirst({ where: { id, workspaceId } });
+  if (!row) throw planNotFound(id);
+  return toPlanView(row);
+}
+
+export async function updatePlan(workspaceId: string, id: string, patch: PlanPatch): Promise<PlanView> {
+  const data = ZPlanPatch.parse(patch);
+  try {
+    return await db.$transaction(async (tx) => {
+      const found = await tx.plan.findFirst({ where: { id, workspaceId }, select: { id: true } });
+      if (!found) throw planNotFound(id);
+      const row = await tx.plan.update({ where: { id }, data: columns(data) });
+      await notify(tx, Channel.plansChanged, workspaceId);
+      return toPlanView(row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(data.name);
+    throw err;
+  }
+}
+
+/**
+ * Deletes a plan: its sessions end with it (their tokens are refused from then on), and keys on
+ * it fall back to the workspace's defaults.
+ */
+export async function deletePlan(workspaceId: string, id: string): Promise<{ object: "plan.deleted"; id: string; deleted: true }> {
+  return db.$transaction(async (tx) => {
+    const found = await tx.plan.findFirst({ where: { id, workspaceId }, select: { id: true } });
+    if (!found) throw planNotFound(id);
+    await tx.plan.delete({ where: { id } });
+    await notify(tx, Channel.plansChanged, workspaceId);
+    await notify(tx, Channel.sessionChanged, "*");
+    await notify(tx, Channel.keyChanged, "*");
+    return { object: "plan.deleted", id, deleted: true };
+  });
+}
+
+export const ZWorkspaceLimits = z.object({ rpm: ZLimit, tpm: ZLimit, concurrency: ZLimit }).partial();
+export type WorkspaceLimits = { rpm: number | null; tpm: number | null; concurrency: number | null };
+
+/** Operators set the rate limits every key and subject of a workspace gets where its plan sets none. */
+export async function setWorkspaceLimits(workspaceId: string, limits: z.input<typeof ZWorkspaceLimits>): Promise<WorkspaceLimits> {
+  const l = ZWorkspaceLimits.parse(limits);
+  return db.$transaction(async (tx) => {
+    const ws = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+    if (!ws) throw errors.notFound(`No workspace with id ${workspaceId}`, "workspace_not_found");
+    const row = await tx.workspace.update({
+      where: { id: workspaceId },
+      data: { defaultRpm: l.rpm, defaultTpm: l.tpm, defaultConcurrency: l.concurrency },
+      select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true },
+    });
+    await notify(tx, Channel.plansChanged, workspaceId);
+    return { rpm: row.defaultRpm, tpm: row.defaultTpm, concurrency: row.defaultConcurrency };
+  });
+}

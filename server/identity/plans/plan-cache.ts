@@ -1,0 +1,68 @@
+// What the request path needs of a workspace's plans and default limits, from memory: loaded once
+// per workspace, dropped on every instance by NOTIFY when a plan or a default changes, and never
+// used once KEY_CACHE_MAX_AGE_MS old (the bound when a notification is lost).
+import { db } from "../../infra/db/client";
+import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
+import { env } from "../../infra/env";
+
+export type Limits = { rpm: number | null; tpm: number | null; concurrency: number | null };
+
+export type PlanRule = Limits & {
+  id: string;
+  name: string;
+  /** null: every model. */
+  models: ReadonlySet<string> | null;
+  /** USD decimal strings. */
+  dailyCap: string | null;
+  monthlyCap: string | null;
+  maxTtlSeconds: number;
+};
+
+export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule> };
+
+async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
+  const [ws, plans] = await Promise.all([
+    db.workspace.findUnique({ where: { id: workspaceId }, select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true } }),
+    db.plan.findMany({ where: { workspaceId } }),
+  ]);
+  const rules = new Map<string, PlanRule>();
+  for (const p of plans) {
+    rules.set(p.id, {
+      id: p.id,
+      name: p.name,
+      models: p.models.length ? new Set(p.models) : null,
+      rpm: p.rpm,
+      tpm: p.tpm,
+      concurrency: p.concurrency,
+      dailyCap: p.dailyCap?.toString() ?? null,
+      monthlyCap: p.monthlyCap?.toString() ?? null,
+      maxTtlSeconds: p.maxTtlSeconds,
+    });
+  }
+  return { defaults: { rpm: ws?.defaultRpm ?? null, tpm: ws?.defaultTpm ?? null, concurrency: ws?.defaultConcurrency ?? null }, plans: rules };
+}
+
+const cache = new FreshCache<WorkspaceRules>({
+  name: "plans",
+  load: loadRules,
+  channel: Channel.plansChanged,
+  maxAgeMs: env.KEY_CACHE_MAX_AGE_MS,
+  refreshMs: env.KEY_CACHE_REFRESH_MS,
+});
+
+export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
+  return cache.get(workspaceId);
+}
+
+/** The limits that apply under a plan (or none): the plan's own, else the workspace's defaults. */
+export function effectiveLimits(rules: WorkspaceRules, plan: PlanRule | null): Limits {
+  return {
+    rpm: plan?.rpm ?? rules.defaults.rpm,
+    tpm: plan?.tpm ?? rules.defaults.tpm,
+    concurrency: plan?.concurrency ?? rules.defaults.concurrency,
+  };
+}
+
+export function clearPlanCache(): void {
+  cache.evict("*");
+}

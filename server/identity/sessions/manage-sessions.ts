@@ -1,0 +1,63 @@
+// Listing and revoking sessions. A revocation NOTIFYs every instance, whose session cache drops
+// the session at once (and never keeps it past its max age when a notification is lost).
+import { z } from "zod";
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { errors } from "../../kernel/errors";
+import { toSessionView, type SessionView } from "./session-view";
+
+export const ZSessionFilter = z.object({
+  plan: z.string().min(1).optional(),
+  subject: z.string().min(1).max(256).optional(),
+  /** Only sessions neither expired nor revoked (default). */
+  alive: z.boolean().default(true),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
+export async function listSessions(workspaceId: string, filter: z.input<typeof ZSessionFilter> = {}): Promise<SessionView[]> {
+  const f = ZSessionFilter.parse(filter);
+  const rows = await db.planSession.findMany({
+    where: {
+      workspaceId,
+      ...(f.plan ? { planId: f.plan } : {}),
+      ...(f.subject ? { subject: f.subject } : {}),
+      ...(f.alive ? { revokedAt: null, expiresAt: { gt: new Date() } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: f.limit,
+  });
+  return rows.map(toSessionView);
+}
+
+/** Alive sessions per plan of a workspace. */
+export async function aliveSessionCounts(workspaceId: string): Promise<Record<string, number>> {
+  const rows = await db.planSession.groupBy({
+    by: ["planId"],
+    where: { workspaceId, revokedAt: null, expiresAt: { gt: new Date() } },
+    _count: { _all: true },
+  });
+  return Object.fromEntries(rows.map((r) => [r.planId, r._count._all]));
+}
+
+export async function revokeSession(workspaceId: string, id: string): Promise<SessionView> {
+  return db.$transaction(async (tx) => {
+    const found = await tx.planSession.findFirst({ where: { id, workspaceId } });
+    if (!found) throw errors.notFound(`No session with id ${id}.`, "session_not_found", "id");
+    const row = found.revokedAt ? found : await tx.planSession.update({ where: { id }, data: { revokedAt: new Date() } });
+    await notify(tx, Channel.sessionChanged, id);
+    return toSessionView(row);
+  });
+}
+
+/** Revokes every session of one subject in a workspace; returns how many were alive. */
+export async function revokeSubject(workspaceId: string, subject: string): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
+  return db.$transaction(async (tx) => {
+    const alive = await tx.planSession.findMany({ where: { workspaceId, subject, revokedAt: null }, select: { id: true } });
+    if (alive.length) {
+      await tx.planSession.updateMany({ where: { id: { in: alive.map((s) => s.id) } }, data: { revokedAt: new Date() } });
+      if (alive.length > 50) await notify(tx, Channel.sessionChanged, "*");
+      else for (const s of alive) await notify(tx, Channel.sessionChanged, s.id);
+    }
+    return { object: "session.revocation", subject, revoked: alive.length };
+  });
+}

@@ -1,0 +1,82 @@
+// POST /v1/sessions: a workspace API key mints a session token for one end user (the subject)
+// under one of the workspace's plans. The token is a JWT (ES256) whose `jti` is the session's id;
+// docs/SESSIONS.md describes its claims.
+import { SignJWT } from "jose";
+import { z } from "zod";
+import { db } from "../../infra/db/client";
+import { env } from "../../infra/env";
+import { errors } from "../../kernel/errors";
+import { newId } from "../../kernel/ids";
+import { formatMoney, ZCreditAmount } from "../../kernel/money";
+import { workspaceRules } from "../plans/plan-cache";
+import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
+
+export const ZMintSessionInput = z.object({
+  /** A plan id of the workspace (or its name). */
+  plan: z.string().min(1).max(200),
+  /** The app's id for its end user: what usage, limits and caps are counted by. */
+  subject: z.string().min(1).max(256),
+  /** Seconds until the token expires; at most the plan's `max_ttl_seconds` (its default). */
+  expires_in: z.number().int().positive().optional(),
+  /** USD the session may spend over its life, beside the plan's daily and monthly caps. */
+  spend_cap: ZCreditAmount.optional(),
+});
+export type MintSessionInput = z.infer<typeof ZMintSessionInput>;
+
+export const ZMintedSession = z.object({
+  object: z.literal("session"),
+  id: z.string(),
+  token: z.string(),
+  subject: z.string(),
+  plan: z.string(),
+  expires_at: z.number().int(),
+  spend_cap: z.string().nullable(),
+});
+export type MintedSession = z.infer<typeof ZMintedSession>;
+
+/** Custom claims of a session token beside the registered ones. */
+export const CLAIMS = { workspace: "gw_workspace", plan: "gw_plan" } as const;
+
+export async function mintSession(minter: { workspaceId: string; keyId: string | null }, input: MintSessionInput): Promise<MintedSession> {
+  const rules = await workspaceRules(minter.workspaceId);
+  const plan = rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);
+  if (!plan) throw errors.invalidRequest(`No plan ${input.plan} in this workspace.`, "plan", "plan_not_found");
+  const ttl = input.expires_in ?? plan.maxTtlSeconds;
+  if (ttl > plan.maxTtlSeconds) {
+    throw errors.invalidRequest(`expires_in may be at most ${plan.maxTtlSeconds} seconds under plan ${plan.name}.`, "expires_in", "invalid_value");
+  }
+  const signer = await currentSigner();
+  const id = newId("sess");
+  const issuedAt = Math.floor(Date.now() / 1000);
+  const expiresAt = issuedAt + ttl;
+  await db.planSession.create({
+    data: {
+      id,
+      workspaceId: minter.workspaceId,
+      planId: plan.id,
+      subject: input.subject,
+      apiKeyId: minter.keyId,
+      spendCap: input.spend_cap === undefined ? null : formatMoney(input.spend_cap),
+      createdAt: new Date(issuedAt * 1000),
+      expiresAt: new Date(expiresAt * 1000),
+    },
+  });
+  const token = await new SignJWT({ [CLAIMS.workspace]: minter.workspaceId, [CLAIMS.plan]: plan.id })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: signer.kid, typ: "JWT" })
+    .setIssuer(env.SESSION_TOKEN_ISSUER)
+    .setAudience(env.SESSION_TOKEN_AUDIENCE)
+    .setSubject(input.subject)
+    .setJti(id)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(signer.privateKey);
+  return {
+    object: "session",
+    id,
+    token,
+    subject: input.subject,
+    plan: plan.id,
+    expires_at: expiresAt,
+    spend_cap: input.spend_cap === undefined ? null : formatMoney(input.spend_cap),
+  };
+}

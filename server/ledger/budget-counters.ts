@@ -1,0 +1,1 @@
+export * from "../kernel/spend-counters"; // (moved; imports are switched over)

@@ -1,0 +1,105 @@
+// Requests and tokens per minute across instances, without a database round trip per request.
+//
+// Time is cut into fixed one-minute windows (UTC, aligned to the minute). Per scope and window,
+// the instances take slices of the limit from PostgreSQL (one statement that never lets the
+// slices of a window add up to more than the limit) and admit calls from their slice in memory.
+// A slice is small (a sixteenth of the limit, or what one call needs), so an instance asks the
+// database about 16 times per window and scope at full rate, and what a quiet instance holds
+// unused is little. Bounds (docs/LIMITS.md): in any window the instances together admit at most
+// the limit; a client is refused while at least limit - (instances - 1) x slice was admitted.
+// Tokens are counted up front (the most a call can use) and what a call did not use is given back
+// to its instance's slice, in the same window.
+import { writeQueryable } from "../infra/db/write-pool";
+
+export const WINDOW_MS = 60_000;
+
+const TAKE_SQL = `
+  INSERT INTO "RateWindow" ("scope", "windowStart", "taken", "lastTake", "expiresAt")
+  VALUES ($1, $2, LEAST($3::int, $4::int), LEAST($3::int, $4::int), to_timestamp(($2::bigint + ${2 * WINDOW_MS}) / 1000.0))
+  ON CONFLICT ("scope", "windowStart") DO UPDATE SET
+    "lastTake" = LEAST($3::int, GREATEST($4::int - "RateWindow"."taken", 0)),
+    "taken" = "RateWindow"."taken" + LEAST($3::int, GREATEST($4::int - "RateWindow"."taken", 0))
+  RETURNING "taken", "lastTake"`;
+
+const SWEEP_SQL = `DELETE FROM "RateWindow" WHERE "expiresAt" < now()`;
+
+type Window = {
+  start: number;
+  /** What this instance may still admit from the slices it took. */
+  local: number;
+  /** All that the instances had taken of this window when the database last answered. */
+  taken: number;
+  /** The database had nothing left to give. */
+  exhausted: boolean;
+  asking: Promise<void> | null;
+};
+
+export type WindowAnswer = { ok: boolean; limit: number; remaining: number; resetMs: number };
+
+export class RateWindows {
+  private readonly windows = new Map<string, Window>();
+  private lastSweep = 0;
+  readonly stats = { asks: 0 };
+
+  /** Takes `amount` from the scope's current window under `limit`; from memory while the slice lasts. */
+  async take(scope: string, limit: number, amount: number, now = Date.now()): Promise<WindowAnswer> {
+    const start = now - (now % WINDOW_MS);
+    const resetMs = start + WINDOW_MS - now;
+    for (;;) {
+      const w = this.current(scope, start);
+      if (w.local >= amount) {
+        w.local -= amount;
+        return { ok: true, limit, remaining: this.remaining(w, limit), resetMs };
+      }
+      if (w.exhausted || amount > limit) return { ok: false, limit, remaining: this.remaining(w, limit), resetMs };
+      if (w.asking) {
+        await w.asking;
+        continue;
+      }
+      const slice = Math.max(amount - w.local, Math.ceil(limit / 16));
+      w.asking = this.ask(scope, w, limit, slice).finally(() => (w.asking = null));
+      await w.asking;
+    }
+  }
+
+  /** Gives back to this instance's slice what a call admitted in the window starting at `start` did not use. */
+  giveBack(scope: string, start: number, amount: number): void {
+    const w = this.windows.get(scope);
+    if (w && w.start === start && amount > 0) w.local += amount;
+  }
+
+  /** What this instance can tell of what is left: what the database has not given out, and its own slice. */
+  private remaining(w: Window, limit: number): number {
+    return Math.max(0, limit - w.taken) + w.local;
+  }
+
+  private current(scope: string, start: number): Window {
+    let w = this.windows.get(scope);
+    if (!w || w.start !== start) {
+      w = { start, local: 0, taken: 0, exhausted: false, asking: null };
+      this.windows.set(scope, w);
+      if (this.windows.size > 10_000) this.forgetOld(start);
+    }
+    return w;
+  }
+
+  private async ask(scope: string, w: Window, limit: number, slice: number): Promise<void> {
+    this.stats.asks++;
+    const [row] = await writeQueryable.$queryRawUnsafe<{ taken: number; lastTake: number }[]>(TAKE_SQL, scope, w.start, slice, limit);
+    w.local += row!.lastTake;
+    w.taken = row!.taken;
+    if (row!.taken >= limit) w.exhausted = true;
+    this.sweep(w.start);
+  }
+
+  private forgetOld(start: number): void {
+    for (const [scope, w] of this.windows) if (w.start < start && !w.asking) this.windows.delete(scope);
+  }
+
+  /** Windows long past are deleted, by whichever instance notices first each minute. */
+  private sweep(start: number): void {
+    if (start - this.lastSweep < WINDOW_MS) return;
+    this.lastSweep = start;
+    writeQueryable.$queryRawUnsafe(SWEEP_SQL).catch((err) => console.error("limits: sweeping old windows failed", err));
+  }
+}
