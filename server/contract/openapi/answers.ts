@@ -55,7 +55,8 @@ function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $
   if (hasInput) statuses.set(400, undefined);
   if (op.tier !== "none") {
     statuses.set(401, undefined);
-    if (op.tier === "billed" && op.pricing.kind !== "free") statuses.set(402, undefined);
+    // A priced call passes admission: the plan's models (403), rate limits (429), caps and balance (402).
+    if (op.tier === "billed" && op.pricing.kind !== "free") for (const s of [402, 403, 429] as const) statuses.set(s, undefined);
   }
   if (pathParams(op.path).length) statuses.set(404, undefined);
   if (op.body.kind !== "none") statuses.set(413, undefined);
