@@ -15,6 +15,7 @@ import { descendantsNamed, processTree } from "./proc";
 export type Ours = {
   stack: Stack;
   apiKey: string;
+  workspaceId: string;
   /** The gateway's processes now: the stack's children and all their descendants. */
   gatewayPids: () => number[];
   /** The embedded PostgreSQL's processes (the postmaster and its backends). */
@@ -39,12 +40,13 @@ export async function startOurs(opts: { dataDir: string; mockV1: string; profile
   try {
     await registerNode({ name: "mock", url: opts.mockV1, apiKey: "mock-key", city: "Frankfurt", country: "DE" });
     await checkAllNodes();
-    const { apiKey } = await createWorkspace({ name: "bench", credits: "1000000", withKey: true });
+    const { apiKey, workspace } = await createWorkspace({ name: "bench", credits: "1000000", withKey: true });
     const runtime = JSON.parse(readFileSync(path.join(opts.dataDir, "runtime.json"), "utf8")) as { children?: { pid: number }[] };
     const roots = (runtime.children ?? []).map((c) => c.pid);
     return {
       stack,
       apiKey: apiKey!.secret,
+      workspaceId: workspace.id,
       gatewayPids: () => processTree(roots),
       postgresPids: () => descendantsNamed(process.pid, "postgres"),
     };
