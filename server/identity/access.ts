@@ -47,3 +47,9 @@ export function assertModelAllowed(access: Access, model: string): void {
   if (!access.plan?.models || access.plan.models.has(model)) return;
   throw errors.modelNotAllowed(model, access.plan.name);
 }
+
+/** The models a caller's plan allows; null: every model. */
+export async function allowedModels(p: Principal | null): Promise<ReadonlySet<string> | null> {
+  if (!p || p.kind === "user" || !p.planId) return null;
+  return (await workspaceRules(p.workspaceId)).plans.get(p.planId)?.models ?? null;
+}

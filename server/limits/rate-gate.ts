@@ -34,6 +34,12 @@ function refuse(headers: Record<string, string>, message: string, retryMs: numbe
   throw errors.rateLimited(message, { ...headers, "retry-after": String(Math.max(1, Math.ceil(retryMs / 1000))) });
 }
 
+/** The headers of a caller's limits on an answer that did not pass them (a free call, a refusal before admission). */
+export function reportRateLimits(scope: string, limits: RateLimits, headers: Record<string, string>): void {
+  if (limits.rpm !== null) report(headers, "requests", rateWindows().peek(`rpm:${scope}`, limits.rpm));
+  if (limits.tpm !== null) report(headers, "tokens", rateWindows().peek(`tpm:${scope}`, limits.tpm));
+}
+
 /**
  * Lets a call of `scope` through its limits or throws 429. `tokens` is the most it can use
  * (0 for calls not counted in tokens). The rate-limit headers are written into `headers`.

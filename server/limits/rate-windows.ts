@@ -62,6 +62,14 @@ export class RateWindows {
     }
   }
 
+  /** What `take` would report, without taking anything (for answers that were not admitted through the limits). */
+  peek(scope: string, limit: number, now = Date.now()): WindowAnswer {
+    const start = now - (now % WINDOW_MS);
+    const w = this.windows.get(scope);
+    const remaining = w && w.start === start ? this.remaining(w, limit) : limit;
+    return { ok: true, limit, remaining, resetMs: start + WINDOW_MS - now };
+  }
+
   /** Gives back to this instance's slice what a call admitted in the window starting at `start` did not use. */
   giveBack(scope: string, start: number, amount: number): void {
     const w = this.windows.get(scope);

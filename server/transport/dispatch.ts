@@ -4,7 +4,9 @@
 // is answered by the one error adapter.
 import type { AnyOperation } from "../contract/operation";
 import { allowedMethods, matchRoute } from "../contract/routes";
+import { accessOf } from "../identity/access";
 import type { Principal } from "../identity/principal";
+import { reportRateLimits } from "../limits/rate-gate";
 import { env } from "../infra/env";
 import { BinaryBody } from "../kernel/binary-body";
 import { errors, GatewayError } from "../kernel/errors";
@@ -59,13 +61,23 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
   const requestId = newRequestId();
   // Headers the answer carries whatever its outcome (the caller's rate limits, filled in by admission).
   const answerHeaders: Record<string, string> = {};
-  const reply = await answer(call, requestId, answerHeaders);
+  const seen: { principal: Principal | null } = { principal: null };
+  const reply = await answer(call, requestId, answerHeaders, seen);
+  // Every answer to a caller with rate limits carries them, also those not admitted through them.
+  if (seen.principal && seen.principal.kind !== "user" && !Object.keys(answerHeaders).some((h) => h.startsWith("x-ratelimit-"))) {
+    await limitHeaders(seen.principal, answerHeaders).catch(() => undefined);
+  }
   Object.assign(reply.headers, answerHeaders);
   finishHeaders(reply, call, startedAt);
   return reply;
 }
 
-async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>): Promise<Reply> {
+async function limitHeaders(principal: Principal, headers: Record<string, string>): Promise<void> {
+  const access = await accessOf(principal);
+  if (access.limitScope) reportRateLimits(access.limitScope, access.limits, headers);
+}
+
+async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>, seen: { principal: Principal | null }): Promise<Reply> {
   try {
     if (call.method === "OPTIONS") {
       const allowed = allowedMethods(call.path);
@@ -79,7 +91,7 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
     const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
-    if (!open) principal = await authenticateBearer(call.header("authorization") ?? null, spends);
+    if (!open) seen.principal = principal = await authenticateBearer(call.header("authorization") ?? null, spends);
     switch (match.kind) {
       case "not_found":
         throw new GatewayError({

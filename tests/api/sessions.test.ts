@@ -109,6 +109,23 @@ describe("a minted token as the openai SDK's API key", () => {
     expect(err).toMatchObject({ code: "model_not_allowed", error: { type: "permission_error" } });
     await client(body.token).embeddings.create({ model: EMBED, input: "ok" });
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(1);
+    // The catalog it sees is the plan's.
+    expect((await client(body.token).models.list()).data.map((m) => m.id)).toEqual([EMBED]);
+    expect(await errorOf(client(body.token).models.retrieve(CHAT))).toMatchObject({ status: 404, code: "model_not_found" });
+  });
+
+  it("every answer to a token whose plan has limits carries the x-ratelimit headers, free calls too", async () => {
+    const { secret } = await workspaceWithPlan({ name: "limited", rpm: 100, tpm: 100_000 });
+    const { body } = await mint(secret, { plan: "limited", subject: "frank" });
+    const { response } = await client(body.token).models.list().withResponse();
+    expect(response.headers.get("x-ratelimit-limit-requests")).toBe("100");
+    expect(response.headers.get("x-ratelimit-limit-tokens")).toBe("100000");
+    expect(response.headers.get("x-ratelimit-reset-requests")).toMatch(/^\d+(ms|s)$|^1m0s$/);
+    const chat = await client(body.token).chat.completions.create({ model: CHAT, messages: ask("hi"), max_tokens: 4 }).withResponse();
+    expect(Number(chat.response.headers.get("x-ratelimit-remaining-requests"))).toBeLessThan(100);
+    const missing = await raw("/v1/models/no-such-model", { key: body.token });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-ratelimit-limit-requests")).toBe("100");
   });
 });
 

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { ZModelDetail } from "../../routing/catalog/model-card";
 import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { networkStatus } from "../../routing/nodes/network-status";
+import { allowedModels } from "../../identity/access";
+import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 import { ZHealth, ZModelDeleted, ZModelList, ZNetworkStatus } from "../outputs";
 
@@ -24,7 +26,11 @@ export const modelsList = operation({
   output: ZModelList,
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  handler: () => listModels(),
+  // A caller on a plan sees the models its plan allows.
+  handler: async (ctx) => {
+    const [list, allowed] = await Promise.all([listModels(), allowedModels(ctx.principal)]);
+    return allowed ? { ...list, data: list.data.filter((m) => allowed.has(m.id)) } : list;
+  },
 });
 
 export const modelsGet = operation({
@@ -40,7 +46,11 @@ export const modelsGet = operation({
   output: ZModelDetail,
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  handler: (_ctx, input) => getModel(input.id),
+  handler: async (ctx, input) => {
+    const allowed = await allowedModels(ctx.principal);
+    if (allowed && !allowed.has(input.id)) throw errors.modelNotFound(input.id);
+    return getModel(input.id);
+  },
 });
 
 export const modelsDelete = operation({
