@@ -2,11 +2,11 @@
 // apply to it (and what they are counted by), and the spend caps its calls are checked against.
 // From memory (the plan cache); resolved once per admitted call.
 import { errors } from "../kernel/errors";
+import type { Budget } from "../ledger/budgets";
 import { counterName, dayPeriod, monthPeriod, TOTAL_PERIOD, type CounterScope } from "../kernel/spend-counters";
 import { effectiveLimits, workspaceRules, type Limits, type PlanRule } from "./plans/plan-cache";
 import type { Principal } from "./principal";
 
-export type BudgetRule = { counter: string; cap: string; label: "daily" | "monthly" | "session"; period: string };
 
 export type Access = {
   planId: string | null;
@@ -15,13 +15,13 @@ export type Access = {
   limits: Limits;
   /** What rate limits are counted by: a key, or a subject under a plan; null: no limits (dashboard users). */
   limitScope: string | null;
-  budgets: BudgetRule[];
+  budgets: Budget[];
 };
 
 const NO_LIMITS: Limits = { rpm: null, tpm: null, concurrency: null };
 
-function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): BudgetRule[] {
-  const rules: BudgetRule[] = [];
+function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): Budget[] {
+  const rules: Budget[] = [];
   if (plan?.dailyCap) rules.push({ counter: counterName(scope, dayPeriod(now)), cap: plan.dailyCap, label: "daily", period: dayPeriod(now) });
   if (plan?.monthlyCap) rules.push({ counter: counterName(scope, monthPeriod(now)), cap: plan.monthlyCap, label: "monthly", period: monthPeriod(now) });
   return rules;

@@ -12,8 +12,8 @@ import { errors } from "../kernel/errors";
 import { formatMoney, money, Money } from "../kernel/money";
 import { secondsToPeriodEnd } from "../kernel/spend-counters";
 
-import type { BudgetRule as Budget } from "../identity/access";
-export type { Budget };
+/** A spend cap a call is checked against: a counter (kernel/spend-counters.ts) and its cap in USD. */
+export type Budget = { counter: string; cap: string; label: "daily" | "monthly" | "session"; period: string };
 
 const keyOf = (workspaceId: string, counter: string) => `${workspaceId}\n${counter}`;
 

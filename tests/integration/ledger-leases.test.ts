@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { addCredits } from "../../server/ledger/add-credits";
 import { LeaseBook, type Hold } from "../../server/ledger/credit-leases";
-import { admit, recordCall } from "../../server/ledger/meter";
+import { recordCall, reserve } from "../../server/ledger/meter";
 import { usageMovement } from "../../server/ledger/movements";
 import { UsageWriter } from "../../server/ledger/usage-writer";
 import { withVideoReservation } from "../../server/ledger/video-money";
@@ -205,7 +205,7 @@ describe("credit leases", () => {
     expect(await withVideoReservation(job(2), "0.3", refusal, async () => "created")).toBe("created");
     expect(await balanceOf(workspace.id)).toBe("0.7");
     // This process's own calls: their lease shrinks to what they hold while the video reserves.
-    const mine = await admit({ principal: { kind: "user", workspaceId: workspace.id, keyId: null, userId: "u", role: "owner" }, requestId: `req_${randomBase62(12)}` }, { endpoint: "/v1/chat/completions", model: "lease-test", maxCost: money("0.01") });
+    const mine = await reserve({ principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}` }, { endpoint: "/v1/chat/completions", maxCost: money("0.01") });
     // Free: 0.7 - 0.65 (the other instance) - 0.01 (held here) = 0.04.
     await expect(withVideoReservation(job(3), "0.041", refusal, async () => "created")).rejects.toMatchObject({ status: 402 });
     await expect(withVideoReservation(job(4), "0.04", refusal, async () => "created")).resolves.toBe("created");
@@ -218,8 +218,8 @@ describe("credit leases", () => {
 
   it("a charge is capped at its reservation: a node reporting more than the request allowed is billed the reservation", async () => {
     const { workspace } = await createWorkspace({ name: "lease cap", credits: "1" });
-    const ctx = { principal: { kind: "user" as const, workspaceId: workspace.id, keyId: null, userId: "u", role: "owner" as const }, requestId: `req_${randomBase62(12)}` };
-    const m = await admit(ctx, { endpoint: "/v1/chat/completions", model: "lease-test", maxCost: money("0.0000123") });
+    const ctx = { principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}` };
+    const m = await reserve(ctx, { endpoint: "/v1/chat/completions", maxCost: money("0.0000123") });
     await recordCall(m, { modelId: "lease-test", nodeId: "n", started: performance.now() }, { inputTokens: 10, outputTokens: 99_999, cost: money("0.06") });
     const event = await db.usageEvent.findUniqueOrThrow({ where: { id: ctx.requestId } });
     expect({ cost: formatMoney(event.cost), outputTokens: event.outputTokens }).toEqual({ cost: "0.0000123", outputTokens: 99_999 });

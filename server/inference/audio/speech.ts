@@ -4,7 +4,8 @@
 import type { CallContext } from "../../identity/principal";
 import { BinaryBody } from "../../kernel/binary-body";
 import { characterCost, characterCount, maxSpeechCost } from "../../routing/catalog/media-pricing";
-import { admit, recordCall, release } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { recordCall, release } from "../../ledger/meter";
 import { resolveModel } from "../../routing/catalog/models";
 import { upstreamError, withFailover } from "../../routing/nodes/router";
 import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";

@@ -4,7 +4,8 @@
 import type { CallContext } from "../../identity/principal";
 import { BinaryBody } from "../../kernel/binary-body";
 import { audioSecondsCost } from "../../routing/catalog/media-pricing";
-import { admit, recordCall, release, type Metering } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { recordCall, release, type Metering } from "../../ledger/meter";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import { errors } from "../../kernel/errors";

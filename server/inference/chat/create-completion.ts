@@ -2,7 +2,8 @@
 // the call can cost (402 when the workspace cannot cover it), route to a node (with failover),
 // charge what the node reports, answer. A stream keeps its reservation until its charge commits
 // or it fails (relay-stream.ts).
-import { admit, release } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { release } from "../../ledger/meter";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import { resolveModel } from "../../routing/catalog/models";
 import { assertChatCapable } from "./capabilities";

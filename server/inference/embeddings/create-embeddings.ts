@@ -1,6 +1,7 @@
 // POST /v1/embeddings: routed like chat, billed on the input tokens the node reports (after
 // reserving the most the inputs can count).
-import { admit, recordCall, release, type Metering } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { recordCall, release, type Metering } from "../../ledger/meter";
 import { maxEmbeddingCost, maxEmbeddingTokens, tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";

@@ -3,7 +3,8 @@
 import type { CallContext } from "../../identity/principal";
 import { requireModelType } from "../audio/model-type";
 import { imageCost, maxImageCost } from "../../routing/catalog/media-pricing";
-import { admit, recordCall, release, type Metering } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { recordCall, release, type Metering } from "../../ledger/meter";
 import { getCatalog } from "../../routing/catalog/catalog-cache";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";

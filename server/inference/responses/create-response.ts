@@ -1,6 +1,7 @@
 // POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
-import { admit, release, type Metering } from "../../ledger/meter";
+import { admit } from "../../identity/admission";
+import { release, type Metering } from "../../ledger/meter";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";

@@ -2,7 +2,7 @@
 // insert the job and its queue entry, all in one transaction: a job exists only with its money
 // reserved and its render queued, or not at all (the ledger's withVideoReservation).
 import type { CallContext } from "../../identity/principal";
-import { admitWithoutHold } from "../../ledger/meter";
+import { admitWithoutHold } from "../../identity/admission";
 import { withVideoReservation } from "../../ledger/video-money";
 import { videoCost } from "../../routing/catalog/media-pricing";
 import { resolveModel } from "../../routing/catalog/models";

@@ -1,0 +1,70 @@
+// Admission of a call, from memory, before any node is called: the model against the caller's
+// plan (403 model_not_allowed), its rate limits (429, limits/rate-gate.ts), then the ledger's
+// reservation on its spend caps and the workspace's balance (402, ledger/meter.ts). The rate
+// limits' headers go into the context's answer headers, so every answer carries them.
+import type { CallContext } from "./principal";
+import { accessOf, assertModelAllowed, type Access } from "./access";
+import type { Money } from "../kernel/money";
+import { reserve, roundReservation, type Metering } from "../ledger/meter";
+import { reserveBudgets } from "../ledger/budgets";
+import { passRateLimits, type RateTicket } from "../limits/rate-gate";
+
+export type CallSpec = {
+  endpoint: string;
+  /** The catalog's model id. */
+  model: string;
+  /** The most the call can cost. */
+  maxCost: Money;
+  /** The most tokens it can use (input and output), for tokens-per-minute limits; 0 or absent: not counted in tokens. */
+  tokens?: number;
+  /** The usage event's id; the request id unless given (e.g. a response id). */
+  eventId?: string;
+};
+
+const NO_RATE: RateTicket = { settle: () => undefined, release: () => undefined };
+
+async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; rate: RateTicket }> {
+  const access = await accessOf(ctx.principal);
+  assertModelAllowed(access, spec.model);
+  const tokens = Math.max(0, Math.floor(spec.tokens ?? 0));
+  const rate = access.limitScope ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.answerHeaders ??= {})) : NO_RATE;
+  return { access, rate };
+}
+
+/** Admits a call and reserves what it can cost, or throws 403, 429 or 402. */
+export async function admit(ctx: CallContext, spec: CallSpec): Promise<Metering> {
+  const { access, rate } = await gate(ctx, spec);
+  try {
+    const m = await reserve(ctx, {
+      endpoint: spec.endpoint,
+      maxCost: spec.maxCost,
+      eventId: spec.eventId,
+      budgets: access.budgets,
+      planId: access.planId,
+      subject: access.subject,
+      onUsage: rate.settle,
+    });
+    m.hold.whenEnded(rate.release);
+    return m;
+  } catch (err) {
+    rate.settle(0);
+    rate.release();
+    throw err;
+  }
+}
+
+/**
+ * The checks of `admit` for a call whose money is reserved another way (a video job reserves in
+ * its own transaction): the plan's models, rate limits and spend caps. `end` once the call is
+ * placed. The caps count what the job reserved only while it is being created (docs/LIMITS.md).
+ */
+export async function admitWithoutHold(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; end: () => void }> {
+  const { access, rate } = await gate(ctx, spec);
+  try {
+    const endBudgets = await reserveBudgets(ctx.principal.workspaceId, access.budgets, roundReservation(spec.maxCost));
+    return { access, end: () => (endBudgets(), rate.release()) };
+  } catch (err) {
+    rate.release();
+    throw err;
+  }
+}
