@@ -1,11 +1,24 @@
 // npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
 import { UsageError, USAGE, type Command } from "./cli/args";
 import { connectForCli } from "./cli/connect";
+import { issuerCommands } from "./cli/issuer-commands";
+import { keyCommands } from "./cli/key-commands";
 import { nodeCommands } from "./cli/node-commands";
 import { print } from "./cli/output";
+import { planCommands } from "./cli/plan-commands";
+import { sessionCommands } from "./cli/session-commands";
+import { signingKeyCommands } from "./cli/signing-key-commands";
 import { workspaceCommands } from "./cli/workspace-commands";
 
-const COMMANDS: Record<string, Command> = { ...workspaceCommands, ...nodeCommands };
+const COMMANDS: Record<string, Command> = {
+  ...workspaceCommands,
+  ...keyCommands,
+  ...planCommands,
+  ...sessionCommands,
+  ...signingKeyCommands,
+  ...issuerCommands,
+  ...nodeCommands,
+};
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);

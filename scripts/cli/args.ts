@@ -12,10 +12,26 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   workspace create --name NAME [--credits USD] [--json]
   workspace show WORKSPACE_ID [--json]
   workspace list [--json]
+  workspace limits WORKSPACE_ID [--rpm N|none] [--tpm N|none] [--concurrency N|none] [--json]
   credits add WORKSPACE_ID USD [--note TEXT] [--json]
-  key create WORKSPACE_ID [--name NAME] [--expires ISO_DATE] [--json]
+  key create WORKSPACE_ID [--name NAME] [--expires ISO_DATE] [--plan PLAN_ID] [--json]
   key list WORKSPACE_ID [--json]
   key revoke KEY_ID [--json]
+  key set-plan WORKSPACE_ID KEY_ID PLAN_ID|none [--json]
+  plan create WORKSPACE_ID --name NAME [--models A,B] [--rpm N] [--tpm N] [--concurrency N]
+              [--daily-cap USD] [--monthly-cap USD] [--max-ttl SECONDS] [--json]
+  plan list WORKSPACE_ID [--json]
+  plan update WORKSPACE_ID PLAN_ID [the flags of plan create] [--json]
+  plan delete WORKSPACE_ID PLAN_ID [--json]
+  session list WORKSPACE_ID [--plan PLAN_ID] [--subject SUBJECT] [--all] [--limit N] [--json]
+  session revoke WORKSPACE_ID SESSION_ID [--json]
+  session revoke-subject WORKSPACE_ID SUBJECT [--json]
+  signing-key rotate [--json]
+  signing-key list [--json]
+  issuer add WORKSPACE_ID --issuer URL --jwks-url URL --audience AUD [--subject-claim CLAIM]
+             [--plan-claim CLAIM] [--default-plan PLAN_ID] [--json]
+  issuer list WORKSPACE_ID [--json]
+  issuer remove WORKSPACE_ID ISSUER_ID [--json]
   node add --name NAME --url URL --city CITY --country CC [--api-key KEY] [--weight N]
            [--model GATEWAY_MODEL=UPSTREAM_MODEL ...] [--no-discover] [--json]
   node list [--json]
@@ -23,7 +39,19 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   model list [--json]
 
 Amounts are USD decimal strings (e.g. 25 or 0.5). The database is the one the gateway uses:
-DATABASE_URL when set, otherwise the embedded one under DATA_DIR.`;
+DATABASE_URL when set, otherwise the embedded one under DATA_DIR.
+
+Plans: --rpm, --tpm and --concurrency are whole numbers above zero, per subject (per key for
+keys on the plan); --daily-cap and --monthly-cap are USD per subject per UTC day and month;
+"none" clears a limit or a cap (on plan update; a new plan has none unless given). --models is a
+comma-separated list of model ids ("" on plan update: every model, the default). --max-ttl is
+the longest session token lifetime in seconds (60 to 2592000, default 3600). plan update changes
+only the flags given. session list shows sessions alive now; --all also expired and revoked ones
+(newest first, --limit of them, default 100).
+
+workspace limits sets the defaults every key and subject of the workspace gets where its plan
+sets none; a flag not given leaves that default as it is, "none" removes it, and with no flag
+the command prints the current defaults.`;
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

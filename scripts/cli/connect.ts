@@ -5,17 +5,24 @@ import { disconnectDb, useDatabase } from "../../server/infra/db/client";
 import { currentHolder, dataDir, lockDataDir } from "../../server/infra/db/data-dir";
 import { startEmbeddedDatabase } from "../../server/infra/db/embedded";
 import { applyMigrations } from "../../server/infra/db/migrate";
+import { stopListening } from "../../server/infra/db/notify";
 import { env } from "../../server/infra/env";
+
+/** Closes the Prisma client and the LISTEN connection the caches of some services open. */
+async function disconnect(): Promise<void> {
+  await stopListening();
+  await disconnectDb();
+}
 
 export async function connectForCli(): Promise<() => Promise<void>> {
   if (env.DATABASE_URL) {
     useDatabase(env.DATABASE_URL);
-    return disconnectDb;
+    return disconnect;
   }
   const holder = currentHolder();
   if (holder) {
     useDatabase(holder.databaseUrl);
-    return disconnectDb;
+    return disconnect;
   }
   const release = lockDataDir("npm run cli");
   try {
@@ -23,7 +30,7 @@ export async function connectForCli(): Promise<() => Promise<void>> {
     useDatabase(pg.url);
     await applyMigrations(pg.url);
     return async () => {
-      await disconnectDb();
+      await disconnect();
       await pg.stop();
       release();
     };

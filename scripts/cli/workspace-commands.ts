@@ -1,16 +1,11 @@
-import { db } from "../../server/infra/db/client";
-import { createKey, ZCreateKeyInput } from "../../server/identity/keys/create-key";
-import { listKeys } from "../../server/identity/keys/list-keys";
-import { revokeKey } from "../../server/identity/keys/revoke-key";
-import type { KeyView } from "../../server/identity/keys/key-view";
 import { addCredits, ZAddCreditsInput } from "../../server/ledger/add-credits";
 import { createWorkspace, ZCreateWorkspaceInput } from "../../server/identity/workspaces/create-workspace";
 import { getWorkspace, listWorkspaces } from "../../server/identity/workspaces/get-workspace";
-import { parse, required, UsageError, type Command } from "./args";
+import { setWorkspaceLimits, ZWorkspaceLimits } from "../../server/identity/plans/manage-plans";
+import { parse, required, type Command } from "./args";
+import { checked, limit } from "./flag-values";
+import { keyRows } from "./key-commands";
 import { table } from "./output";
-
-const keyRows = (keys: KeyView[]) =>
-  keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created: k.createdAt, lastUsed: k.lastUsedAt, expires: k.expiresAt, revoked: k.revokedAt }));
 
 // Each command checks its arguments first and returns the work to run once connected.
 export const workspaceCommands: Record<string, Command> = {
@@ -55,29 +50,15 @@ export const workspaceCommands: Record<string, Command> = {
       return { json: { workspace }, text: `Added ${args[1]} USD to ${workspace.id}; balance is now ${workspace.balance} USD.`, asJson: values.json };
     };
   },
-  "key create": (argv) => {
-    const { values, args } = parse(argv, { name: { type: "string" }, expires: { type: "string" } }, ["WORKSPACE_ID"]);
-    const expiresAt = values.expires ? new Date(values.expires) : undefined;
-    if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires must be an ISO date");
-    const input = ZCreateKeyInput.parse({ workspaceId: args[0]!, name: values.name, expiresAt });
+  "workspace limits": (argv) => {
+    const { values, args } = parse(argv, { rpm: { type: "string" }, tpm: { type: "string" }, concurrency: { type: "string" } }, ["WORKSPACE_ID"]);
+    // A flag not given is left out (undefined), which leaves that default as it is.
+    const given = Object.entries({ rpm: limit(values.rpm, "rpm"), tpm: limit(values.tpm, "tpm"), concurrency: limit(values.concurrency, "concurrency") });
+    const input = checked(ZWorkspaceLimits, Object.fromEntries(given.filter(([, v]) => v !== undefined)), { rpm: "rpm", tpm: "tpm", concurrency: "concurrency" });
     return async () => {
-      const { key, secret } = await db.$transaction((tx) => createKey(tx, input));
-      return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name}).\nAPI key (shown only once): ${secret}`, asJson: values.json };
-    };
-  },
-  "key list": (argv) => {
-    const { values, args } = parse(argv, {}, ["WORKSPACE_ID"]);
-    return async () => {
-      await getWorkspace(args[0]!); // 404 for an unknown workspace rather than an empty list
-      const keys = await listKeys(args[0]!);
-      return { json: { keys }, text: table(keyRows(keys)), asJson: values.json };
-    };
-  },
-  "key revoke": (argv) => {
-    const { values, args } = parse(argv, {}, ["KEY_ID"]);
-    return async () => {
-      const key = await revokeKey(args[0]!);
-      return { json: { key }, text: `Revoked key ${key.id} (${key.name}).`, asJson: values.json };
+      const limits = await setWorkspaceLimits(args[0]!, input);
+      const shown = Object.entries(limits).map(([k, v]) => `${k} ${v ?? "none"}`).join(", ");
+      return { json: { workspaceId: args[0], limits }, text: `Default limits of ${args[0]} (where a plan sets none): ${shown}.`, asJson: values.json };
     };
   },
 };

@@ -1,0 +1,62 @@
+import { db } from "../../server/infra/db/client";
+import { createKey, ZCreateKeyInput } from "../../server/identity/keys/create-key";
+import { listKeys } from "../../server/identity/keys/list-keys";
+import { revokeKey } from "../../server/identity/keys/revoke-key";
+import { setKeyPlan } from "../../server/identity/keys/set-key-plan";
+import type { KeyView } from "../../server/identity/keys/key-view";
+import { parse, UsageError, type Command } from "./args";
+import { NONE } from "./flag-values";
+import { table } from "./output";
+import { requireWorkspace } from "./require-workspace";
+
+export const keyRows = (keys: KeyView[]) =>
+  keys.map((k) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    plan: k.planId,
+    created: k.createdAt,
+    lastUsed: k.lastUsedAt,
+    expires: k.expiresAt,
+    revoked: k.revokedAt,
+  }));
+
+export const keyCommands: Record<string, Command> = {
+  "key create": (argv) => {
+    const { values, args } = parse(argv, { name: { type: "string" }, expires: { type: "string" }, plan: { type: "string" } }, ["WORKSPACE_ID"]);
+    const expiresAt = values.expires ? new Date(values.expires) : undefined;
+    if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires must be an ISO date");
+    if (values.plan === "") throw new UsageError("--plan needs a plan id");
+    const input = ZCreateKeyInput.parse({ workspaceId: args[0]!, name: values.name, expiresAt, planId: values.plan });
+    return async () => {
+      const { key, secret } = await db.$transaction((tx) => createKey(tx, input));
+      const plan = key.planId ? ` on plan ${key.planId}` : "";
+      return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name})${plan}.\nAPI key (shown only once): ${secret}`, asJson: values.json };
+    };
+  },
+  "key set-plan": (argv) => {
+    const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "KEY_ID", "PLAN_ID|none"]);
+    const [workspaceId, keyId, plan] = args as [string, string, string];
+    const planId = plan === NONE ? null : plan;
+    return async () => {
+      const key = await setKeyPlan(workspaceId, keyId, planId);
+      const text = key.planId ? `Key ${key.id} (${key.name}) is now on plan ${key.planId}.` : `Key ${key.id} (${key.name}) is on no plan: the workspace's limits apply.`;
+      return { json: { key }, text, asJson: values.json };
+    };
+  },
+  "key list": (argv) => {
+    const { values, args } = parse(argv, {}, ["WORKSPACE_ID"]);
+    return async () => {
+      await requireWorkspace(args[0]!);
+      const keys = await listKeys(args[0]!);
+      return { json: { keys }, text: table(keyRows(keys)), asJson: values.json };
+    };
+  },
+  "key revoke": (argv) => {
+    const { values, args } = parse(argv, {}, ["KEY_ID"]);
+    return async () => {
+      const key = await revokeKey(args[0]!);
+      return { json: { key }, text: `Revoked key ${key.id} (${key.name}).`, asJson: values.json };
+    };
+  },
+};
