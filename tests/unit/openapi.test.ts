@@ -57,10 +57,10 @@ describe("the OpenAPI document", () => {
 
   it("lists the statuses each kind of operation answers", () => {
     const statuses = (method: string, path: string) => Object.keys(opOf(method, path).responses).map(Number);
-    expect(statuses("POST", "/v1/chat/completions")).toEqual([200, 400, 401, 402, 404, 413, 422, 429, 500, 502, 503, 504]);
+    expect(statuses("POST", "/v1/chat/completions")).toEqual([200, 400, 401, 402, 403, 404, 413, 422, 429, 500, 502, 503, 504]);
     expect(statuses("GET", "/v1/videos/{id}/content")).toEqual([200, 206, 400, 401, 404, 409, 416, 500]);
     expect(statuses("DELETE", "/v1/videos/{id}")).toEqual([200, 400, 401, 404, 409, 500]);
-    expect(statuses("POST", "/v1/videos")).toEqual([200, 400, 401, 402, 404, 413, 500]);
+    expect(statuses("POST", "/v1/videos")).toEqual([200, 400, 401, 402, 403, 404, 413, 429, 500]);
     expect(statuses("DELETE", "/v1/models/{id}")).toEqual([200, 400, 401, 403, 404, 500]);
     expect(statuses("GET", "/v1/images/files/{name}")).toEqual([200, 400, 403, 404, 500]);
     expect(statuses("GET", "/v1/models")).toEqual([200, 401, 500]);
@@ -88,7 +88,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("has the bearer API key as its security scheme, and no credential on health and signed image links", () => {
-    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "sk-gw-..." });
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "sk-gw-... or JWT" });
     expect(doc.security).toEqual([{ ApiKey: [] }]);
     expect(opOf("GET", "/health").security).toEqual([]);
     expect(opOf("GET", "/v1/images/files/{name}").security).toEqual([]);

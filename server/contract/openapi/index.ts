@@ -20,7 +20,7 @@ const SECURITY_SCHEME = "ApiKey";
 
 const DESCRIPTION = `An OpenAI-compatible, multi-modal model gateway. Every call is billed to the workspace that owns the API key.
 
-**Authentication.** Every path but \`/health\`, \`${OPENAPI_PATH}\` and signed image links needs \`Authorization: Bearer <API key>\` (gateway keys look like \`sk-gw-...\`). The credential is checked before anything else, on unknown paths too.
+**Authentication.** Every path but \`/health\`, \`${OPENAPI_PATH}\`, \`/.well-known/jwks.json\` and signed image links needs \`Authorization: Bearer <credential>\`: a workspace API key (\`sk-gw-...\`), or a session token of a plan (a JWT minted by \`POST /v1/sessions\` or signed by an identity provider the workspace trusts), which is rate limited and capped by its plan. The credential is checked before anything else, on unknown paths too.
 
 **Errors.** Every error answer is \`{"error": {"code", "message", "param", "type"}}\` (the \`Error\` schema) with the status each operation lists. A path that does not exist answers 404 \`unknown_url\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header. \`HEAD\` is answered wherever \`GET\` is, and \`OPTIONS\` with 204 and \`Allow\`.
 
@@ -63,8 +63,8 @@ function build(): OpenApiDocument {
   registry.registerComponent("securitySchemes", SECURITY_SCHEME, {
     type: "http",
     scheme: "bearer",
-    bearerFormat: "sk-gw-...",
-    description: "A workspace API key, `Authorization: Bearer sk-gw-...`. Create keys in the dashboard.",
+    bearerFormat: "sk-gw-... or JWT",
+    description: "A workspace API key, `Authorization: Bearer sk-gw-...` (create keys in the dashboard), or a plan session token (an ES256 JWT from `POST /v1/sessions`, verifiable with `/.well-known/jwks.json`).",
   });
   for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
     const headers: Record<string, { description: string; schema: { type: "string" } }> = { ...REQUEST_ID_HEADER };
