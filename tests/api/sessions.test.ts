@@ -8,9 +8,9 @@ import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, decodeProtect
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { createPlan, deletePlan } from "../../server/identity/plans/manage-plans";
-import { addIssuer } from "../../server/identity/sessions/trusted-issuers";
+import { addIssuer, listIssuers, removeIssuer } from "../../server/identity/sessions/trusted-issuers";
 import { currentSigner } from "../../server/identity/sessions/signing-keys";
-import { baseUrl, client, newWorkspace, raw } from "../helpers";
+import { baseUrl, client, newWorkspace, raw, until } from "../helpers";
 import { startGatewayInstance, watchPropagation, type GatewayInstance } from "../instances";
 
 const CHAT = "local-chat-sim";
@@ -250,6 +250,12 @@ describe("a trusted identity provider", () => {
     expect(await call(await token("my-app", { email: "x@example.com", tier: "no-such-plan" }))).toMatchObject({ status: 401, code: "invalid_token" });
     const expired = await new SignJWT({ email: "e", tier: "pro" }).setProtectedHeader({ alg: "RS256", kid }).setIssuer(issuer).setAudience("my-app").setIssuedAt(1).setExpirationTime(2).sign(idpKey);
     expect(await call(expired)).toMatchObject({ status: 401, code: "token_expired" });
+    // Once the workspace stops trusting the issuer, its tokens (even one verified before) are refused.
+    const trusted = await token("my-app");
+    await client(trusted).models.list();
+    await removeIssuer(workspace.id, (await listIssuers(workspace.id))[0]!.id);
+    const { value } = await until(() => call(trusted), (e) => e?.status === 401, 5000);
+    expect(value).toMatchObject({ status: 401, code: "invalid_token" });
   });
 
   it("decodes nothing it cannot trust: garbage that looks like a JWT is invalid_token", async () => {

@@ -15,7 +15,8 @@ import { publishedKeys, SIGNING_ALGORITHM } from "./signing-keys";
 import { issuersNamed, type TrustedIssuer } from "./trusted-issuers";
 
 type SessionPrincipal = Extract<Principal, { kind: "session" }>;
-type Verified = { principal: SessionPrincipal; expiresAt: number };
+/** `issuer`: the trusted issuer's id, for a token of an identity provider (its trust is checked on every call). */
+type Verified = { principal: SessionPrincipal; expiresAt: number; issuer?: { id: string; iss: string } };
 type SessionRow = { revoked: boolean; spendCap: string | null } | null;
 
 /** Looks like a JWT (three base64url parts), not an API key. */
@@ -83,6 +84,7 @@ async function verifyExternal(token: string, payload: JWTPayload): Promise<Verif
   return {
     principal: { kind: "session", workspaceId: issuer.workspaceId, keyId: null, planId, subject, sessionId: null, spendCap: null },
     expiresAt: claims.exp! * 1000,
+    issuer: { id: issuer.id, iss: issuer.issuer },
   };
 }
 
@@ -117,6 +119,14 @@ export async function verifyToken(token: string): Promise<SessionPrincipal> {
   const p = v.principal;
   // The plan still exists (deleting a plan ends its sessions).
   if (!(await workspaceRules(p.workspaceId)).plans.has(p.planId)) throw errors.tokenRevoked();
+  if (v.issuer) {
+    // The workspace may have stopped trusting the issuer since the token was verified.
+    if (!(await issuersNamed(v.issuer.iss)).some((t) => t.id === v.issuer!.id)) {
+      verified.delete(token);
+      throw errors.invalidToken("The session token's issuer is no longer trusted by the workspace.");
+    }
+    return p;
+  }
   if (p.sessionId === null) return p;
   const session = await sessions.get(p.sessionId);
   if (!session || session.revoked) throw errors.tokenRevoked();
