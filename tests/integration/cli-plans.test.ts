@@ -1,23 +1,9 @@
 // The CLI's plan, session, signing-key, issuer and workspace-limit commands, run as a real process
 // against the test database (DATABASE_URL), like cli.test.ts.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { db } from "../../server/infra/db/client";
+import { cli } from "../cli-process";
 import { mintSession } from "../../server/identity/sessions/mint-session";
-
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
-    });
-    let stdout = "";
-    let stderr = "";
-    proc.stdout.on("data", (d) => (stdout += d));
-    proc.stderr.on("data", (d) => (stderr += d));
-    proc.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Runs a command with --json, expects exit 0 and exactly one line of JSON, and parses it. */
 async function json(...args: string[]) {

@@ -1,22 +1,7 @@
 // The admin CLI, run as a real process against the test database (DATABASE_URL).
-import { spawn } from "node:child_process";
-import { describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { db } from "../../server/infra/db/client";
-
-
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
-    });
-    let stdout = "";
-    let stderr = "";
-    proc.stdout.on("data", (d) => (stdout += d));
-    proc.stderr.on("data", (d) => (stderr += d));
-    proc.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { cli } from "../cli-process";
 
 describe("npm run cli", () => {
   it("workspace create --json prints exactly one JSON object with the workspace and the key", async () => {
