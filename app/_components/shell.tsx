@@ -13,6 +13,7 @@ import { useWorkspace, WorkspaceStateProvider, type WorkspaceState } from "./wor
 const NAV = [
   { href: "usage", label: "Usage" },
   { href: "keys", label: "API keys" },
+  { href: "plans", label: "Plans" },
   { href: "playground", label: "Playground" },
   { href: "videos", label: "Videos" },
   { href: "models", label: "Models" },
@@ -87,7 +88,7 @@ export function DashboardShell({ state, children }: { state: WorkspaceState; chi
   return (
     <WorkspaceStateProvider value={state}>
       <ApiProvider key={state.workspace.id} workspaceId={state.workspace.id}>
-        <div className="min-h-screen lg:grid lg:grid-cols-[15rem_1fr]">
+        <div className="min-h-screen lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
           <header className="flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
             <span className="font-semibold">Model Gateway</span>
             <button

@@ -20,6 +20,10 @@ export const ZUsageEventRow = z.object({
   endpoint: z.string(),
   modelId: z.string(),
   key: z.object({ id: z.string(), name: z.string().nullable(), prefix: z.string().nullable() }).nullable(),
+  /** The plan the call was made under (name null once the plan is deleted); null: none. */
+  plan: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  /** The end user of a call made with a session token; null: none. */
+  subject: z.string().nullable(),
   inputTokens: z.number(),
   cachedTokens: z.number(),
   outputTokens: z.number(),
@@ -38,7 +42,13 @@ export type UsageEventRow = z.infer<typeof ZUsageEventRow>;
 
 export const ZUsageEventsPage = z.object({ events: z.array(ZUsageEventRow), nextCursor: z.string().nullable() });
 
-type Raw = Omit<UsageEventRow, "key" | "units" | "status"> & { apiKeyId: string | null; keyName: string | null; keyPrefix: string | null };
+type Raw = Omit<UsageEventRow, "key" | "plan" | "units" | "status"> & {
+  apiKeyId: string | null;
+  keyName: string | null;
+  keyPrefix: string | null;
+  planId: string | null;
+  planName: string | null;
+};
 
 const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
@@ -77,8 +87,10 @@ export async function usageEventRows(workspaceId: string, filter: UsageFilter, l
       e."apiKeyId", k."name" AS "keyName", k."prefix" AS "keyPrefix",
       e."inputTokens", e."cachedTokens", e."outputTokens", e."reasoningTokens", e."characters",
       trim_scale(e."audioSeconds")::text AS "audioSeconds", e."images", trim_scale(e."videoSeconds")::text AS "videoSeconds",
-      e."cost"::text AS cost, e."latencyMs"
-    FROM "UsageEvent" e LEFT JOIN "ApiKey" k ON k."id" = e."apiKeyId" AND k."workspaceId" = e."workspaceId"
+      e."cost"::text AS cost, e."latencyMs", e."planId", p."name" AS "planName", e."subject"
+    FROM "UsageEvent" e
+      LEFT JOIN "ApiKey" k ON k."id" = e."apiKeyId" AND k."workspaceId" = e."workspaceId"
+      LEFT JOIN "Plan" p ON p."id" = e."planId" AND p."workspaceId" = e."workspaceId"
     WHERE ${usageWhere(workspaceId, filter, range)}
       ${after ? Prisma.sql`AND (e."createdAt", e."id") < (${utcTimestamp(after.time)}, ${after.id})` : Prisma.empty}
     ORDER BY e."createdAt" DESC, e."id" DESC
@@ -86,10 +98,11 @@ export async function usageEventRows(workspaceId: string, filter: UsageFilter, l
 }
 
 export function toUsageEventRow(r: Raw): UsageEventRow {
-  const { apiKeyId, keyName, keyPrefix, ...rest } = r;
+  const { apiKeyId, keyName, keyPrefix, planId, planName, ...rest } = r;
   return {
     ...rest,
     key: apiKeyId ? { id: apiKeyId, name: keyName, prefix: keyPrefix } : null,
+    plan: planId ? { id: planId, name: planName } : null,
     units: describeUnits(r),
     cost: formatMoney(r.cost),
     status: "succeeded",

@@ -1,6 +1,6 @@
 // The filter every usage view shares: a workspace (from the caller, never the input), an optional
-// key and a range of whole UTC days. The SQL fragment always scopes by the workspace first, so a
-// key id of another workspace simply matches nothing.
+// key, plan and end-user subject, and a range of whole UTC days. The SQL fragment always scopes by
+// the workspace first, so a key or plan id of another workspace simply matches nothing.
 import { z } from "zod";
 import { errors } from "../../kernel/errors";
 import { Prisma } from "../../generated/prisma/client";
@@ -13,6 +13,10 @@ const ZDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 202
 
 export const ZUsageFilter = z.object({
   apiKeyId: z.string().min(1).optional(),
+  /** Only calls made under this plan (a session token's, or a key's). */
+  planId: z.string().min(1).max(200).optional(),
+  /** Only calls of this end user (the subject of a session token). */
+  subject: z.string().min(1).max(256).optional(),
   /** First UTC day included (YYYY-MM-DD); defaults to 29 days before `to`. */
   from: ZDay.optional(),
   /** Last UTC day included (YYYY-MM-DD); defaults to today. */
@@ -47,5 +51,7 @@ export const utcTimestamp = (d: Date) => Prisma.sql`${d.toISOString().replace("Z
 export function usageWhere(workspaceId: string, filter: UsageFilter, range: UsageRange): Prisma.Sql {
   return Prisma.sql`e."workspaceId" = ${workspaceId}
     AND e."createdAt" >= ${utcTimestamp(range.start)} AND e."createdAt" < ${utcTimestamp(range.end)}
-    ${filter.apiKeyId ? Prisma.sql`AND e."apiKeyId" = ${filter.apiKeyId}` : Prisma.empty}`;
+    ${filter.apiKeyId ? Prisma.sql`AND e."apiKeyId" = ${filter.apiKeyId}` : Prisma.empty}
+    ${filter.planId ? Prisma.sql`AND e."planId" = ${filter.planId}` : Prisma.empty}
+    ${filter.subject ? Prisma.sql`AND e."subject" = ${filter.subject}` : Prisma.empty}`;
 }

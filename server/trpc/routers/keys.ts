@@ -6,6 +6,7 @@ import { listKeys } from "../../identity/keys/list-keys";
 import { revokeKey } from "../../identity/keys/revoke-key";
 import { setKeyPlan } from "../../identity/keys/set-key-plan";
 import { can } from "../../identity/workspaces/permissions";
+import { errors } from "../../kernel/errors";
 import { router, workspaceProcedure } from "../init";
 
 /** What the dashboard's form sends; the workspace and creator come from the session, never the input. */
@@ -20,9 +21,11 @@ export const keysRouter = router({
   create: workspaceProcedure("keys.create")
     .input(ZCreateKeyForm)
     .output(z.object({ key: ZKeyView, secret: z.string() }))
-    .mutation(({ ctx, input }) =>
-      db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId })),
-    ),
+    .mutation(({ ctx, input }) => {
+      // A plan's limits replace the workspace's defaults: only those who manage keys choose it.
+      if (input.planId && !can(ctx.principal.role, "keys.manage")) throw errors.permissionDenied("Only owners and admins may put a key on a plan.");
+      return db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId }));
+    }),
 
   /** Owners and admins revoke any key of the workspace; members only the keys they created. */
   revoke: workspaceProcedure("keys.create")

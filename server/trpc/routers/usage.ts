@@ -4,8 +4,9 @@ import { ZUsageFilter } from "../../ledger/usage/usage-filter";
 import { usageSummary, ZUsageSummary } from "../../ledger/usage/usage-summary";
 import { router, workspaceProcedure } from "../init";
 
-// Always the workspace of the session's `x-workspace-id` membership: a key id of another
-// workspace in the filter matches no events.
+// Always the workspace of the session's `x-workspace-id` membership: a key or plan id of another
+// workspace in the filter matches no events. Every view takes the same filter (key, plan,
+// subject, UTC days).
 export const usageRouter = router({
   summary: workspaceProcedure("workspace.view")
     .input(ZUsageFilter)

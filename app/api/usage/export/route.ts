@@ -1,4 +1,4 @@
-// GET /api/usage/export?workspaceId=&from=&to=&keyId= : the usage events of a filter as a CSV
+// GET /api/usage/export?workspaceId=&from=&to=&keyId=&planId=&subject= : the usage events of a filter as a CSV
 // download, for the signed-in member (the same procedure and permission as the usage page).
 import { dashboardCaller } from "@/server/transport/next/dashboard-context";
 import { errorResponse } from "@/server/transport/error-adapter";
@@ -17,6 +17,8 @@ export async function GET(req: Request): Promise<Response> {
       from: params.get("from") || undefined,
       to: params.get("to") || undefined,
       apiKeyId: params.get("keyId") || undefined,
+      planId: params.get("planId") || undefined,
+      subject: params.get("subject") || undefined,
     };
     const { csv, rows, truncated } = await caller.usage.exportCsv(filter);
     const name = `usage-${workspaceId}-${filter.from ?? "start"}-${filter.to ?? "today"}.csv`.replace(/[^\w.-]/g, "_");

@@ -1,23 +1,32 @@
 "use client";
-// The form that creates a key. The server validates everything again (name, a future expiry, a
-// positive decimal spend limit); the form only spares obvious round trips.
+// The form that creates a key, optionally on a plan. The server validates everything again (name,
+// a future expiry, a positive decimal spend limit, a plan of the workspace); the form only spares
+// obvious round trips.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
-import { Button, Card, ErrorState, TextField } from "@/app/_components/ui";
+import { Button, Card, ErrorState, SelectField, TextField } from "@/app/_components/ui";
 
 const DECIMAL = /^\d+(\.\d{1,18})?$/;
 
 /** A date input's day, as the end of that day in the user's time zone. */
 const endOfLocalDay = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
 
-export function CreateKeyForm({ onCreated }: { onCreated: (created: { name: string; secret: string }) => void }) {
+export function CreateKeyForm({
+  onCreated,
+  plans,
+}: {
+  onCreated: (created: { name: string; secret: string }) => void;
+  /** The plans a key may be put on (empty for roles that may not choose one). */
+  plans: Array<{ id: string; name: string }>;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [expires, setExpires] = useState("");
   const [limit, setLimit] = useState("");
+  const [planId, setPlanId] = useState("");
   const [limitError, setLimitError] = useState<string | null>(null);
   const create = useMutation(
     trpc.keys.create.mutationOptions({
@@ -26,7 +35,8 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: { name: stri
         setName("");
         setExpires("");
         setLimit("");
-        void refresh(queryClient, trpc.keys.list.queryKey());
+        setPlanId("");
+        void refresh(queryClient, trpc.keys.list.queryKey(), trpc.plans.budgets.queryKey());
       },
     }),
   );
@@ -43,12 +53,13 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: { name: stri
       name: name.trim(),
       ...(expires ? { expiresAt: endOfLocalDay(expires) } : {}),
       ...(spendLimit ? { spendLimit } : {}),
+      ...(planId ? { planId } : {}),
     });
   }
 
   return (
     <Card title="Create a key">
-      <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-start">
+      <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2 sm:items-start lg:grid-cols-[2fr_1fr_1fr_1fr_auto]">
         <TextField label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. production server" />
         <TextField label="Expires" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} hint="Optional. Stops working at the end of that day." />
         <TextField
@@ -60,6 +71,16 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: { name: stri
           hint="Optional. The key is refused once it has spent this much."
           placeholder="no limit"
         />
+        {plans.length ? (
+          <SelectField label="Plan" value={planId} onChange={(e) => setPlanId(e.target.value)} hint="Optional. Its rate limits and caps apply to the key.">
+            <option value="">No plan</option>
+            {plans.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <Button type="submit" busy={create.isPending} className="sm:mt-6">
           Create key
         </Button>

@@ -1,6 +1,7 @@
 "use client";
 // The workspace's keys. Revoking asks for a confirmation in the row itself (no browser dialog),
-// and the button is shown only to those the server lets revoke the key.
+// and the button is shown only to those the server lets revoke the key; owners and admins switch
+// a key's plan in its row.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Decimal from "decimal.js";
 import { useState } from "react";
@@ -11,12 +12,24 @@ import { refresh } from "@/app/_trpc/refresh";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";
 import { formatDate, formatDateTime, formatUsd } from "../usage/format";
+import { KeyPlanCell, type PlanOption } from "./key-plan-cell";
 
 function status(key: KeyView): { label: string; tone: "green" | "red" | "amber" } {
   if (key.revokedAt) return { label: "revoked", tone: "red" };
   if (key.expiresAt && new Date(key.expiresAt).getTime() <= Date.now()) return { label: "expired", tone: "amber" };
   if (key.spendLimit !== null && new Decimal(key.spent).gte(key.spendLimit)) return { label: "limit reached", tone: "amber" };
   return { label: "active", tone: "green" };
+}
+
+/** A date over its time, so the column stays narrow; "Never" when unset. */
+function When({ iso }: { iso: string | null }) {
+  if (!iso) return <>Never</>;
+  return (
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatDate(iso)}
+      <span className="block text-xs text-slate-500">{new Date(iso).toLocaleTimeString(undefined, { timeStyle: "short" })}</span>
+    </time>
+  );
 }
 
 function RevokeCell({ keyView }: { keyView: KeyView }) {
@@ -36,7 +49,7 @@ function RevokeCell({ keyView }: { keyView: KeyView }) {
     );
   }
   return (
-    <div className="flex flex-wrap items-center gap-2" role="group" aria-label={`Confirm revoking ${keyView.name}`}>
+    <div className="flex max-w-60 flex-wrap items-center gap-2 whitespace-normal" role="group" aria-label={`Confirm revoking ${keyView.name}`}>
       <span className="text-xs text-slate-600">Revoke this key? Calls with it fail at once.</span>
       <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate({ id: keyView.id })}>
         Yes, revoke
@@ -49,28 +62,43 @@ function RevokeCell({ keyView }: { keyView: KeyView }) {
   );
 }
 
-export function KeysTable({ keys }: { keys: KeyView[] }) {
+export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[] }) {
   const { workspace, session } = useWorkspace();
   const mayRevoke = (k: KeyView) =>
     !k.revokedAt && (can(workspace.role, "keys.manage") || (can(workspace.role, "keys.create") && k.createdById === session.user.id));
+  const mayChangePlan = (k: KeyView) => !k.revokedAt && can(workspace.role, "keys.manage");
   return (
-    <Table caption="API keys of this workspace" head={["Name", "Key", "Created by", "Created", "Last used", "Expires", "Spend", "Status", "Actions"]}>
+    <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan", "Status", "Actions"]}>
       {keys.map((k) => {
         const s = status(k);
         return (
           <tr key={k.id}>
-            <Td className="font-medium">{k.name}</Td>
             <Td>
-              <code className="font-mono text-xs">{k.prefix}…</code>
+              <span className="block max-w-48 truncate font-medium" title={k.name}>
+                {k.name}
+              </span>
+              <code className="font-mono text-xs text-slate-500">{k.prefix}…</code>
             </Td>
-            <Td>{k.createdBy ? (k.createdBy.name ?? k.createdBy.email) : "—"}</Td>
-            <Td>{formatDate(k.createdAt)}</Td>
-            <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</Td>
-            <Td>{k.expiresAt ? formatDateTime(k.expiresAt) : "Never"}</Td>
+            <Td>
+              {formatDate(k.createdAt)}
+              <span className="block max-w-36 truncate text-xs text-slate-500" title={k.createdBy?.email ?? undefined}>
+                {k.createdBy ? `by ${k.createdBy.name ?? k.createdBy.email}` : "by —"}
+              </span>
+            </Td>
+            <Td>
+              <When iso={k.lastUsedAt} />
+            </Td>
+            <Td>
+              <When iso={k.expiresAt} />
+            </Td>
             <Td>
               <span title={`${k.spent} USD spent${k.spendLimit ? ` of ${k.spendLimit}` : ""}`}>
-                {formatUsd(k.spent)} / {k.spendLimit ? formatUsd(k.spendLimit) : "no limit"}
+                {formatUsd(k.spent)}
+                <span className="block text-xs text-slate-500">{k.spendLimit ? `of ${formatUsd(k.spendLimit)}` : "no limit"}</span>
               </span>
+            </Td>
+            <Td>
+              <KeyPlanCell keyView={k} plans={plans} mayChange={mayChangePlan(k)} />
             </Td>
             <Td>
               <Badge tone={s.tone}>{s.label}</Badge>

@@ -1,6 +1,6 @@
 "use client";
-// API keys: create (the secret is shown once), list, revoke. Members without keys.create (the
-// billing role) see the list read-only.
+// API keys: create (the secret is shown once, optionally on a plan), list, revoke, switch plans.
+// Members without keys.create (the billing role) see the list read-only.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { can } from "@/server/identity/workspaces/permissions";
@@ -15,6 +15,8 @@ export default function KeysPage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
   const keys = useQuery(trpc.keys.list.queryOptions());
+  const plans = useQuery(trpc.plans.list.queryOptions());
+  const planOptions = (plans.data ?? []).map((p) => ({ id: p.id, name: p.name }));
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const mayCreate = can(workspace.role, "keys.create");
 
@@ -26,12 +28,13 @@ export default function KeysPage() {
       />
       {created ? <NewKeySecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} /> : null}
       {mayCreate ? (
-        <CreateKeyForm onCreated={setCreated} />
+        <CreateKeyForm onCreated={setCreated} plans={can(workspace.role, "keys.manage") ? planOptions : []} />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
           Your role ({workspace.role}) can see the keys but not create or revoke them.
         </p>
       )}
+      {plans.error ? <p className="text-xs text-red-700">Could not load the plans: {plans.error.message}</p> : null}
       <Card title="Keys">
         {keys.isPending ? (
           <Loading label="Loading keys…" />
@@ -40,7 +43,7 @@ export default function KeysPage() {
         ) : keys.data.length === 0 ? (
           <EmptyState title="No API keys yet">{mayCreate ? "Create one above to call the API." : null}</EmptyState>
         ) : (
-          <KeysTable keys={keys.data} />
+          <KeysTable keys={keys.data} plans={planOptions} />
         )}
       </Card>
     </div>

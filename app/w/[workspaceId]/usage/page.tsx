@@ -1,15 +1,15 @@
 "use client";
-// Usage: totals, charts per day and per model, the recent requests and a CSV export, for a key
-// and a range of UTC days.
+// Usage: totals, charts per day and per model, the recent requests and a CSV export, for a key,
+// a plan, an end user (subject) and a range of UTC days, all kept in the URL.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { formatCount, formatUsd } from "./format";
 import { RecentRequests } from "./recent-requests";
 import { UsageCharts } from "./usage-charts";
-import { toInput, UsageFilters, type UsageFilterState } from "./usage-filters";
+import { useUsageFilter } from "./use-usage-filter";
+import { toInput, UsageFilters } from "./usage-filters";
 
 function Total({ label, value, title }: { label: string; value: string; title?: string }) {
   return (
@@ -25,14 +25,17 @@ function Total({ label, value, title }: { label: string; value: string; title?: 
 export default function UsagePage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const [filter, setFilter] = useState<UsageFilterState>({ apiKeyId: "", from: "", to: "" });
+  const [filter, setFilter] = useUsageFilter();
   const input = toInput(filter);
   const keys = useQuery(trpc.keys.list.queryOptions());
+  const plans = useQuery(trpc.plans.list.queryOptions());
   const summary = useQuery(trpc.usage.summary.queryOptions(input));
   const exportParams = new URLSearchParams({ workspaceId: workspace.id });
   if (input.from) exportParams.set("from", input.from);
   if (input.to) exportParams.set("to", input.to);
   if (input.apiKeyId) exportParams.set("keyId", input.apiKeyId);
+  if (input.planId) exportParams.set("planId", input.planId);
+  if (input.subject) exportParams.set("subject", input.subject);
 
   return (
     <div className="flex flex-col gap-6">
@@ -50,8 +53,9 @@ export default function UsagePage() {
         }
       />
       <Card>
-        <UsageFilters value={filter} onChange={setFilter} keys={keys.data ?? []} />
+        <UsageFilters value={filter} onChange={setFilter} keys={keys.data ?? []} plans={plans.data ?? []} />
         {keys.error ? <p className="mt-2 text-xs text-red-700">Could not load the keys: {keys.error.message}</p> : null}
+        {plans.error ? <p className="mt-2 text-xs text-red-700">Could not load the plans: {plans.error.message}</p> : null}
       </Card>
       {summary.isPending ? (
         <Loading label="Loading usage…" />
@@ -84,7 +88,7 @@ export default function UsagePage() {
         <h2 id="recent-requests-title" className="mb-4 text-base font-semibold">
           Recent requests
         </h2>
-        <RecentRequests key={JSON.stringify(input)} filter={input} />
+        <RecentRequests key={JSON.stringify(input)} filter={input} onSubject={(subject) => setFilter({ ...filter, subject })} />
         <p className="mt-3 text-xs text-slate-500">
           Only billed (successful) calls are recorded, so every request listed succeeded; refused and failed calls cost nothing and are not shown.
         </p>

@@ -5,11 +5,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { Badge, Button, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
-import { formatDateTime, formatUsd } from "./format";
+import { formatDate, formatUsd } from "./format";
+import { RequestCaller } from "./request-caller";
+import type { UsageFilterInput } from "./usage-filters";
 
 const PAGE_SIZE = 25;
 
-export function RecentRequests({ filter }: { filter: { apiKeyId?: string; from?: string; to?: string } }) {
+export function RecentRequests({ filter, onSubject }: { filter: UsageFilterInput; onSubject: (subject: string) => void }) {
   const trpc = useTRPC();
   // cursors[i] opens page i; page 0 has none. The parent remounts this list when the filter changes.
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
@@ -25,27 +27,34 @@ export function RecentRequests({ filter }: { filter: { apiKeyId?: string; from?:
       ) : events.data.events.length === 0 ? (
         <EmptyState title="No requests in this range">Calls made with this workspace&apos;s keys appear here once they are billed.</EmptyState>
       ) : (
-        <Table caption="Recent requests" head={["Time", "Endpoint", "Model", "Key", "Units", "Cost", "Status", "Latency"]}>
+        <Table caption="Recent requests" head={["Time", "Request", "Caller", "Units", "Cost", "Status"]}>
           {events.data.events.map((e) => (
             <tr key={e.id}>
               <Td>
                 <time dateTime={e.time} title={`${e.time} · request ${e.id}`}>
-                  {formatDateTime(e.time)}
+                  {formatDate(e.time)}
+                  <span className="block text-xs text-slate-500">{new Date(e.time).toLocaleTimeString(undefined, { timeStyle: "medium" })}</span>
                 </time>
               </Td>
               <Td>
-                <code className="text-xs">{e.endpoint}</code>
+                <span className="block max-w-48 truncate" title={e.modelId}>
+                  {e.modelId}
+                </span>
+                <code className="text-xs text-slate-500">{e.endpoint}</code>
               </Td>
-              <Td>{e.modelId}</Td>
-              <Td>{e.key ? `${e.key.name ?? "deleted key"} (${e.key.prefix ?? e.key.id}…)` : "Dashboard"}</Td>
-              <Td className="whitespace-normal">{e.units}</Td>
+              <Td>
+                <RequestCaller e={e} onSubject={onSubject} />
+              </Td>
+              <Td className="min-w-24 whitespace-normal">{e.units}</Td>
               <Td>
                 <span title={`${e.cost} USD`}>{formatUsd(e.cost)}</span>
               </Td>
               <Td>
                 <Badge tone="green">{e.status}</Badge>
+                <span className="block text-xs text-slate-500" title="Latency">
+                  {e.latencyMs === null ? "—" : `${e.latencyMs.toLocaleString("en-US")} ms`}
+                </span>
               </Td>
-              <Td>{e.latencyMs === null ? "—" : `${e.latencyMs.toLocaleString("en-US")} ms`}</Td>
             </tr>
           ))}
         </Table>

@@ -1,13 +1,26 @@
 "use client";
-// Key and date range of the usage page. Empty dates mean the server's default: the last 30 UTC days.
+// Key, plan, end user and date range of the usage page. Empty dates mean the server's default:
+// the last 30 UTC days.
 import type { KeyView } from "@/server/identity/keys/key-view";
 import { SelectField, TextField } from "@/app/_components/ui";
+import { SubjectField } from "./subject-field";
+import type { UsageFilterState } from "./use-usage-filter";
 
-export type UsageFilterState = { apiKeyId: string; from: string; to: string };
+export type UsageFilterInput = { apiKeyId?: string; planId?: string; subject?: string; from?: string; to?: string };
 
-export function UsageFilters({ value, onChange, keys }: { value: UsageFilterState; onChange: (next: UsageFilterState) => void; keys: KeyView[] }) {
+export function UsageFilters({
+  value,
+  onChange,
+  keys,
+  plans,
+}: {
+  value: UsageFilterState;
+  onChange: (next: UsageFilterState) => void;
+  keys: KeyView[];
+  plans: Array<{ id: string; name: string }>;
+}) {
   return (
-    <form role="search" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-3">
+    <form role="search" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
       <SelectField label="Key" value={value.apiKeyId} onChange={(e) => onChange({ ...value, apiKeyId: e.target.value })}>
         <option value="">All keys</option>
         {keys.map((k) => (
@@ -16,6 +29,16 @@ export function UsageFilters({ value, onChange, keys }: { value: UsageFilterStat
           </option>
         ))}
       </SelectField>
+      <SelectField label="Plan" value={value.planId} onChange={(e) => onChange({ ...value, planId: e.target.value })}>
+        <option value="">All plans</option>
+        {plans.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+        {value.planId && !plans.some((p) => p.id === value.planId) ? <option value={value.planId}>{value.planId}</option> : null}
+      </SelectField>
+      <SubjectField value={value.subject} onChange={(subject) => onChange({ ...value, subject })} />
       <TextField label="From" type="date" value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.target.value })} hint="UTC day; empty: 30 days before To." />
       <TextField label="To" type="date" value={value.to} min={value.from || undefined} onChange={(e) => onChange({ ...value, to: e.target.value })} hint="UTC day, included; empty: today." />
     </form>
@@ -23,6 +46,8 @@ export function UsageFilters({ value, onChange, keys }: { value: UsageFilterStat
 }
 
 /** The filter as procedure input: empty fields are left to the server's defaults. */
-export function toInput(f: UsageFilterState): { apiKeyId?: string; from?: string; to?: string } {
-  return { ...(f.apiKeyId ? { apiKeyId: f.apiKeyId } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}) };
+export function toInput(f: UsageFilterState): UsageFilterInput {
+  const input: UsageFilterInput = {};
+  for (const field of ["apiKeyId", "planId", "subject", "from", "to"] as const) if (f[field]) input[field] = f[field];
+  return input;
 }

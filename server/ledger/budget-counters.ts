@@ -1,1 +1,0 @@
-export * from "../kernel/spend-counters"; // (moved; imports are switched over)
