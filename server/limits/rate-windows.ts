@@ -6,9 +6,13 @@
 // A slice is small (a sixteenth of the limit, or what one call needs), so an instance asks the
 // database about 16 times per window and scope at full rate, and what a quiet instance holds
 // unused is little. Bounds (docs/LIMITS.md): in any window the instances together admit at most
-// the limit; a client is refused while at least limit - (instances - 1) x slice was admitted.
+// the limit; a client is refused only once at least limit - (instances - 1) x slice requests
+// (limit - (instances - 1) x 2 x slice tokens) were admitted.
 // Tokens are counted up front (the most a call can use) and what a call did not use is given back
-// to its instance's slice, in the same window.
+// in the same window: to its instance's slice, and beyond one slice's worth to the shared row (in
+// the background, at once when a slice's worth is pending, else within RETURN_MS), so unused
+// tokens are not stranded on one instance. An instance that found the window used up asks again
+// only after EXHAUSTED_MS (others may have given tokens back meanwhile).
 import { writeQueryable } from "../infra/db/write-pool";
 
 export const WINDOW_MS = 60_000;
@@ -21,17 +25,28 @@ const TAKE_SQL = `
     "taken" = "RateWindow"."taken" + LEAST($3::int, GREATEST($4::int - "RateWindow"."taken", 0))
   RETURNING "taken", "lastTake"`;
 
+const RETURN_SQL = `
+  UPDATE "RateWindow" SET "taken" = GREATEST("taken" - $3::int, 0) WHERE "scope" = $1 AND "windowStart" = $2
+  RETURNING "taken"`;
+
 const SWEEP_SQL = `DELETE FROM "RateWindow" WHERE "expiresAt" < now()`;
+
+const RETURN_MS = 200;
+const EXHAUSTED_MS = 250;
+const sliceOf = (limit: number) => Math.ceil(limit / 16);
 
 type Window = {
   start: number;
+  limit: number;
   /** What this instance may still admit from the slices it took. */
   local: number;
   /** All that the instances had taken of this window when the database last answered. */
   taken: number;
-  /** The database had nothing left to give. */
-  exhausted: boolean;
+  /** When the database last had nothing left to give (0: not this window). */
+  exhaustedAt: number;
   asking: Promise<void> | null;
+  /** Given back beyond a slice's worth, not yet returned to the shared row. */
+  returning: number;
 };
 
 export type WindowAnswer = { ok: boolean; limit: number; remaining: number; resetMs: number };
@@ -39,6 +54,8 @@ export type WindowAnswer = { ok: boolean; limit: number; remaining: number; rese
 export class RateWindows {
   private readonly windows = new Map<string, Window>();
   private lastSweep = 0;
+  private readonly pendingReturns = new Map<string, Window>();
+  private returnTimer: NodeJS.Timeout | undefined;
   readonly stats = { asks: 0 };
 
   /** Takes `amount` from the scope's current window under `limit`; from memory while the slice lasts. */
@@ -46,17 +63,18 @@ export class RateWindows {
     const start = now - (now % WINDOW_MS);
     const resetMs = start + WINDOW_MS - now;
     for (;;) {
-      const w = this.current(scope, start);
+      const w = this.current(scope, start, limit);
       if (w.local >= amount) {
         w.local -= amount;
         return { ok: true, limit, remaining: this.remaining(w, limit), resetMs };
       }
-      if (w.exhausted || amount > limit) return { ok: false, limit, remaining: this.remaining(w, limit), resetMs };
+      const exhausted = w.exhaustedAt > 0 && Date.now() - w.exhaustedAt < EXHAUSTED_MS;
+      if (exhausted || amount > limit) return { ok: false, limit, remaining: this.remaining(w, limit), resetMs };
       if (w.asking) {
         await w.asking;
         continue;
       }
-      const slice = Math.max(amount - w.local, Math.ceil(limit / 16));
+      const slice = Math.max(amount - w.local, sliceOf(limit));
       w.asking = this.ask(scope, w, limit, slice).finally(() => (w.asking = null));
       await w.asking;
     }
@@ -73,18 +91,47 @@ export class RateWindows {
   /** Gives back to this instance's slice what a call admitted in the window starting at `start` did not use. */
   giveBack(scope: string, start: number, amount: number): void {
     const w = this.windows.get(scope);
-    if (w && w.start === start && amount > 0) w.local += amount;
+    if (!w || w.start !== start || amount <= 0) return;
+    w.local += amount;
+    const keep = sliceOf(w.limit);
+    if (w.local <= keep) return;
+    w.returning += w.local - keep;
+    w.local = keep;
+    this.pendingReturns.set(scope, w);
+    if (w.returning >= keep) this.returnTokens(scope, w);
+    else this.returnTimer ??= setTimeout(() => this.returnAll(), RETURN_MS).unref();
+  }
+
+  private returnAll(): void {
+    this.returnTimer = undefined;
+    for (const [scope, w] of this.pendingReturns) this.returnTokens(scope, w);
+  }
+
+  /** Returns what this instance holds beyond a slice to the shared row, for every instance to take. */
+  private returnTokens(scope: string, w: Window): void {
+    this.pendingReturns.delete(scope);
+    const amount = w.returning;
+    w.returning = 0;
+    if (amount <= 0 || this.windows.get(scope) !== w) return;
+    writeQueryable
+      .$queryRawUnsafe<{ taken: number }[]>(RETURN_SQL, scope, w.start, amount)
+      .then(([row]) => {
+        if (row) w.taken = row.taken;
+        w.exhaustedAt = 0;
+      })
+      .catch((err) => console.error("limits: giving tokens back failed", err));
   }
 
   /** What this instance can tell of what is left: what the database has not given out, and its own slice. */
   private remaining(w: Window, limit: number): number {
-    return Math.max(0, limit - w.taken) + w.local;
+    return Math.max(0, limit - w.taken) + w.local + w.returning;
   }
 
-  private current(scope: string, start: number): Window {
+  private current(scope: string, start: number, limit: number): Window {
     let w = this.windows.get(scope);
-    if (!w || w.start !== start) {
-      w = { start, local: 0, taken: 0, exhausted: false, asking: null };
+    if (w && w.start === start) w.limit = limit;
+    else {
+      w = { start, limit, local: 0, taken: 0, exhaustedAt: 0, asking: null, returning: 0 };
       this.windows.set(scope, w);
       if (this.windows.size > 10_000) this.forgetOld(start);
     }
@@ -96,7 +143,7 @@ export class RateWindows {
     const [row] = await writeQueryable.$queryRawUnsafe<{ taken: number; lastTake: number }[]>(TAKE_SQL, scope, w.start, slice, limit);
     w.local += row!.lastTake;
     w.taken = row!.taken;
-    if (row!.taken >= limit) w.exhausted = true;
+    w.exhaustedAt = row!.taken >= limit ? Date.now() : 0;
     this.sweep(w.start);
   }
 
