@@ -1,13 +1,14 @@
 // `npm run bench:sessions`: what a session token costs on the request path against a workspace
 // API key, in one run. Boots our gateway as production does (bench/lib/ours.ts) in front of the
 // instant mock upstream, mints session tokens, and measures each credential at a fixed rate
-// (BENCH_RATE, 200 req/s), open loop, µs timing, in BENCH_ROUNDS (3) interleaved rounds:
+// (BENCH_RATE, 200 req/s), open loop, µs timing, in BENCH_ROUNDS (5) interleaved rounds:
 //   direct          the mock itself
 //   key             a workspace API key (no plan)
 //   token           a session token of a plan without limits
 //   token + limits  a session token of a plan with rpm, tpm, concurrency and a daily cap (high
 //                   enough never to refuse): the limits and budget path on every call
-// Reports the median over rounds of each percentile, and the token paths minus the key path.
+// Reports the median over rounds of each percentile, and the token paths minus the key path (the
+// median over rounds of each round's difference). The credentials' order rotates every round.
 //
 //   npm run bench:sessions
 //   BENCH_SECONDS=5 BENCH_ROUNDS=5 npm run bench:sessions
@@ -24,7 +25,7 @@ import { startMock } from "./lib/servers";
 import { ms3 } from "./lib/stats";
 import { MOCK_MODEL } from "./mock-upstream";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const PLAIN = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: "Say something short about latency." }], max_tokens: 16 });
 const json = { "content-type": "application/json" };
@@ -62,8 +63,12 @@ try {
   };
   await waitUntilRoutable(url, targets.key.headers, PLAIN);
   for (const t of TARGETS) await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: 16, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
+  const gateway = TARGETS.filter((t) => t !== "direct");
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const t of TARGETS) {
+    // The mock first, then the gateway's credentials in an order that rotates each round, so no
+    // credential is always measured right after the same one.
+    const order = ["direct" as const, ...gateway.map((_, i) => gateway[(i + round - 1) % gateway.length]!)];
+    for (const t of order) {
       const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
       if (r.failed) throw new Error(`${t}: ${r.failed} calls failed: ${JSON.stringify(r.failures)}`);
       p50[t].push(r.total.p50);
@@ -77,15 +82,17 @@ try {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** Per round, a credential minus the key (the rounds' drift cancels out); the median over rounds. */
+const minusKey = (pick: Record<Target, number[]>, t: Target) => median(pick[t].map((v, i) => v - pick.key[i]!));
 const rows = TARGETS.map((t) => {
   const over = (pick: Record<Target, number[]>) => (t === "direct" ? "—" : `+${ms3(median(pick[t]) - median(pick.direct))}`);
-  const vsKey = (pick: Record<Target, number[]>) => (t.startsWith("token") ? `${ms3(median(pick[t]) - median(pick.key))}` : "—");
+  const vsKey = (pick: Record<Target, number[]>) => (t.startsWith("token") ? `${ms3(minusKey(pick, t))}` : "—");
   return `| ${t} | ${ms3(median(p50[t]))} | ${ms3(median(p99[t]))} | ${over(p50)} | ${over(p99)} | ${vsKey(p50)} | ${vsKey(p99)} |`;
 });
 process.stdout.write(
   [
     `Session tokens against API keys, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version};`,
-    `${RATE} req/s for ${SECONDS} s per run, ${ROUNDS} interleaved rounds, medians of the rounds' percentiles (ms).`,
+    `${RATE} req/s for ${SECONDS} s per run, ${ROUNDS} interleaved rounds; medians over the rounds of each percentile, and of each round's difference to the key (ms).`,
     "",
     "| credential | p50 | p99 | overhead p50 | overhead p99 | minus key p50 | minus key p99 |",
     "|---|---|---|---|---|---|---|",

@@ -21,20 +21,14 @@ export async function mintToken(
   body: { plan: string; subject: string; expires_in?: number; spend_cap?: string },
   base = baseUrl(),
 ): Promise<{ id: string; token: string; subject: string; plan: string; spend_cap: string | null }> {
-  // A plan created a moment ago may not have reached the instance's plan cache yet (NOTIFY is
-  // asynchronous): a plan_not_found is retried for a few seconds.
-  const started = Date.now();
-  for (;;) {
-    const res = await fetch(`${base}/v1/sessions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = await res.json();
-    if (res.status === 200) return json;
-    if (json?.error?.code !== "plan_not_found" || Date.now() - started > 5000) throw new Error(`POST /v1/sessions answered ${res.status}: ${JSON.stringify(json)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const res = await fetch(`${base}/v1/sessions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (res.status !== 200) throw new Error(`POST /v1/sessions answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
 }
 
 /** A key of the workspace on a plan (or on none). */

@@ -4,7 +4,7 @@
 import { errors } from "../kernel/errors";
 import type { Budget } from "../ledger/budgets";
 import { counterName, dayPeriod, monthPeriod, TOTAL_PERIOD, type CounterScope } from "../kernel/spend-counters";
-import { effectiveLimits, workspaceRules, type Limits, type PlanRule } from "./plans/plan-cache";
+import { effectiveLimits, rulesWithPlan, workspaceRules, type Limits, type PlanRule } from "./plans/plan-cache";
 import type { Principal } from "./principal";
 
 
@@ -29,7 +29,7 @@ function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): Budget[]
 
 export async function accessOf(p: Principal, now = new Date()): Promise<Access> {
   if (p.kind === "user") return { planId: null, subject: null, plan: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
-  const rules = await workspaceRules(p.workspaceId);
+  const rules = p.planId ? await rulesWithPlan(p.workspaceId, p.planId) : await workspaceRules(p.workspaceId);
   const plan = p.planId ? (rules.plans.get(p.planId) ?? null) : null;
   const limits = effectiveLimits(rules, plan);
   if (p.kind === "api_key") {

@@ -54,6 +54,18 @@ export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
   return cache.get(workspaceId);
 }
 
+/**
+ * The workspace's rules, holding `planId` if the database does: a plan missing from memory is
+ * looked up once more in the database (it may have been created a moment ago, its notification
+ * still on its way).
+ */
+export async function rulesWithPlan(workspaceId: string, planId: string): Promise<WorkspaceRules> {
+  const rules = await cache.get(workspaceId);
+  if (rules.plans.has(planId)) return rules;
+  cache.evict(workspaceId);
+  return cache.get(workspaceId);
+}
+
 /** The limits that apply under a plan (or none): the plan's own, else the workspace's defaults. */
 export function effectiveLimits(rules: WorkspaceRules, plan: PlanRule | null): Limits {
   return {

@@ -8,7 +8,7 @@ import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { formatMoney, ZCreditAmount } from "../../kernel/money";
-import { workspaceRules } from "../plans/plan-cache";
+import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
 import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
 
 export const ZMintSessionInput = z.object({
@@ -38,8 +38,9 @@ export type MintedSession = z.infer<typeof ZMintedSession>;
 export const CLAIMS = { workspace: "gw_workspace", plan: "gw_plan" } as const;
 
 export async function mintSession(minter: { workspaceId: string; keyId: string | null }, input: MintSessionInput): Promise<MintedSession> {
-  const rules = await workspaceRules(minter.workspaceId);
-  const plan = rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);
+  const find = (rules: WorkspaceRules) => rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);
+  // A plan created a moment ago may not be in memory yet: looked up once more in the database.
+  const plan = find(await workspaceRules(minter.workspaceId)) ?? find(await rulesWithPlan(minter.workspaceId, input.plan));
   if (!plan) throw errors.invalidRequest(`No plan ${input.plan} in this workspace.`, "plan", "plan_not_found");
   const ttl = input.expires_in ?? plan.maxTtlSeconds;
   if (ttl > plan.maxTtlSeconds) {

@@ -8,7 +8,7 @@ import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
 import { errors, GatewayError } from "../../kernel/errors";
-import { workspaceRules } from "../plans/plan-cache";
+import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
 import type { Principal } from "../principal";
 import { CLAIMS } from "./mint-session";
 import { publishedKeys, SIGNING_ALGORITHM } from "./signing-keys";
@@ -77,8 +77,8 @@ async function verifyExternal(token: string, payload: JWTPayload): Promise<Verif
   const subject = claim(claims, issuer.subjectClaim);
   if (typeof subject !== "string" || !subject) throw errors.invalidToken(`The token has no subject claim (${issuer.subjectClaim}).`);
   const named = claim(claims, issuer.planClaim);
-  const rules = await workspaceRules(issuer.workspaceId);
-  const plan = typeof named === "string" ? (rules.plans.get(named) ?? [...rules.plans.values()].find((p) => p.name === named)) : undefined;
+  const find = (rules: WorkspaceRules) => (typeof named === "string" ? (rules.plans.get(named) ?? [...rules.plans.values()].find((p) => p.name === named)) : undefined);
+  const plan = find(await workspaceRules(issuer.workspaceId)) ?? (typeof named === "string" ? find(await rulesWithPlan(issuer.workspaceId, named)) : undefined);
   const planId = plan?.id ?? (named === undefined ? issuer.defaultPlanId : null);
   if (!planId) throw errors.invalidToken(`The token's plan claim (${issuer.planClaim}) names no plan of the workspace.`);
   return {
@@ -118,7 +118,7 @@ export async function verifyToken(token: string): Promise<SessionPrincipal> {
   }
   const p = v.principal;
   // The plan still exists (deleting a plan ends its sessions).
-  if (!(await workspaceRules(p.workspaceId)).plans.has(p.planId)) throw errors.tokenRevoked();
+  if (!(await rulesWithPlan(p.workspaceId, p.planId)).plans.has(p.planId)) throw errors.tokenRevoked();
   if (v.issuer) {
     // The workspace may have stopped trusting the issuer since the token was verified.
     if (!(await issuersNamed(v.issuer.iss)).some((t) => t.id === v.issuer!.id)) {
