@@ -13,12 +13,14 @@ const LEDGER_MIGRATION = "20261123143804_ledger_movements";
 let database: EmbeddedDatabase;
 let dir: string;
 
-async function migrate(url: string, upTo?: string): Promise<string[]> {
+/** Applies the migrations before `upTo` (or up to and including it, with `including`). */
+async function migrate(url: string, upTo: string, including = false): Promise<string[]> {
   const { engine, close } = await openSchemaEngine(url);
   try {
     const list = await readMigrationList();
-    const cut = upTo ? list.migrationDirectories.findIndex((m) => m.path === upTo) : -1;
-    if (cut >= 0) list.migrationDirectories = list.migrationDirectories.slice(0, cut);
+    const cut = list.migrationDirectories.findIndex((m) => m.path === upTo);
+    if (cut < 0) throw new Error(`no migration ${upTo}`);
+    list.migrationDirectories = list.migrationDirectories.slice(0, including ? cut + 1 : cut);
     const out = await engine.applyMigrations({ migrationsList: list, filters: { externalTables: [], externalEnums: [] } });
     return out.appliedMigrationNames;
   } finally {
@@ -54,7 +56,7 @@ describe("ledger migration", () => {
         VALUES ('video-1', 'ws_a', 'v', 'p', 4, '1x1', 24, 'completed', 1, 1, 2, 1), ('video-2', 'ws_a', 'v', 'p', 4, '1x1', 24, 'failed', 1, 1, 2, NULL),
                ('video-3', 'ws_a', 'v', 'p', 4, '1x1', 24, 'in_progress', 1, 1, 2, NULL)`);
 
-      expect(await migrate(database.url)).toEqual([LEDGER_MIGRATION]);
+      expect(await migrate(database.url, LEDGER_MIGRATION, true)).toEqual([LEDGER_MIGRATION]);
 
       const { rows: balances } = await c.query(`SELECT w.id, trim_scale(w.balance)::text AS balance,
           trim_scale((SELECT SUM(amount) FROM "BalanceMovement" m WHERE m."workspaceId" = w.id))::text AS movements
