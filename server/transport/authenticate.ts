@@ -1,7 +1,10 @@
 import { errors } from "../kernel/errors";
 import { verifyKey } from "../identity/keys/verify-key";
 import type { Principal } from "../identity/principal";
-import { looksLikeJwt, verifyToken } from "../identity/sessions/verify-token";
+import { looksLikeJwt } from "../identity/sessions/session-schemas";
+
+/** Token verification (and its JWT library) is loaded by the first session token a process sees. */
+let tokens: Promise<typeof import("../identity/sessions/verify-token")> | undefined;
 
 const MESSAGES = {
   missing: "You didn't provide an API key. Pass it as `Authorization: Bearer <key>`.",
@@ -20,7 +23,7 @@ const MESSAGES = {
 export async function authenticateBearer(header: string | null, spends: boolean): Promise<Principal> {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match?.[1]) throw errors.invalidApiKey(header ? MESSAGES.malformed : MESSAGES.missing);
-  if (looksLikeJwt(match[1])) return verifyToken(match[1]);
+  if (looksLikeJwt(match[1])) return (await (tokens ??= import("../identity/sessions/verify-token"))).verifyToken(match[1]);
   const result = await verifyKey(match[1]);
   if (!result.valid) throw errors.invalidApiKey(MESSAGES[result.reason]);
   if (spends && result.spendLimitReached) throw errors.keySpendLimitReached();

@@ -1,10 +1,9 @@
 // Session tokens for an app's end users (docs/SESSIONS.md): minted and revoked with a workspace
 // API key; the gateway's public signing keys for anyone to verify them.
 import { z } from "zod";
-import { mintSession, ZMintedSession, ZMintSessionInput } from "../../identity/sessions/mint-session";
+import { ZMintedSession, ZMintSessionInput } from "../../identity/sessions/session-schemas";
 import { revokeSession, revokeSubject } from "../../identity/sessions/manage-sessions";
 import { ZSessionView } from "../../identity/sessions/session-view";
-import { jwks } from "../../identity/sessions/signing-keys";
 import type { Principal } from "../../identity/principal";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
@@ -31,7 +30,8 @@ export const sessionsCreate = operation({
   produces: { kind: "json" },
   errors: { 403: ONLY_KEYS },
   pricing: { kind: "free" },
-  handler: (ctx, input) => mintSession(keyOnly(ctx.principal, "mint sessions"), input),
+  // Signing (and its JWT library) is loaded by the first mint.
+  handler: async (ctx, input) => (await import("../../identity/sessions/mint-session")).mintSession(keyOnly(ctx.principal, "mint sessions"), input),
 });
 
 export const sessionsRevoke = operation({
@@ -83,5 +83,5 @@ export const jwksDocument = operation({
   output: z.object({ keys: z.array(ZJwk) }),
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  handler: () => jwks() as Promise<{ keys: z.infer<typeof ZJwk>[] }>,
+  handler: async () => (await import("../../identity/sessions/signing-keys")).jwks() as Promise<{ keys: z.infer<typeof ZJwk>[] }>,
 });

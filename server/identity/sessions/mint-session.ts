@@ -2,40 +2,14 @@
 // under one of the workspace's plans. The token is a JWT (ES256) whose `jti` is the session's id;
 // docs/SESSIONS.md describes its claims.
 import { SignJWT } from "jose";
-import { z } from "zod";
 import { db } from "../../infra/db/client";
 import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
-import { formatMoney, ZCreditAmount } from "../../kernel/money";
+import { formatMoney } from "../../kernel/money";
 import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
+import { CLAIMS, type MintedSession, type MintSessionInput } from "./session-schemas";
 import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
-
-export const ZMintSessionInput = z.object({
-  /** A plan id of the workspace (or its name). */
-  plan: z.string().min(1).max(200),
-  /** The app's id for its end user: what usage, limits and caps are counted by. */
-  subject: z.string().min(1).max(256),
-  /** Seconds until the token expires; at most the plan's `max_ttl_seconds` (its default). */
-  expires_in: z.number().int().positive().optional(),
-  /** USD the session may spend over its life, beside the plan's daily and monthly caps. */
-  spend_cap: ZCreditAmount.optional(),
-});
-export type MintSessionInput = z.infer<typeof ZMintSessionInput>;
-
-export const ZMintedSession = z.object({
-  object: z.literal("session"),
-  id: z.string(),
-  token: z.string(),
-  subject: z.string(),
-  plan: z.string(),
-  expires_at: z.number().int(),
-  spend_cap: z.string().nullable(),
-});
-export type MintedSession = z.infer<typeof ZMintedSession>;
-
-/** Custom claims of a session token beside the registered ones. */
-export const CLAIMS = { workspace: "gw_workspace", plan: "gw_plan" } as const;
 
 export async function mintSession(minter: { workspaceId: string; keyId: string | null }, input: MintSessionInput): Promise<MintedSession> {
   const find = (rules: WorkspaceRules) => rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);

@@ -10,7 +10,7 @@ import { env } from "../../infra/env";
 import { errors, GatewayError } from "../../kernel/errors";
 import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
 import type { Principal } from "../principal";
-import { CLAIMS } from "./mint-session";
+import { CLAIMS } from "./session-schemas";
 import { publishedKeys, SIGNING_ALGORITHM } from "./signing-keys";
 import { issuersNamed, type TrustedIssuer } from "./trusted-issuers";
 
@@ -18,9 +18,6 @@ type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 /** `issuer`: the trusted issuer's id, for a token of an identity provider (its trust is checked on every call). */
 type Verified = { principal: SessionPrincipal; expiresAt: number; issuer?: { id: string; iss: string } };
 type SessionRow = { revoked: boolean; spendCap: string | null } | null;
-
-/** Looks like a JWT (three base64url parts), not an API key. */
-export const looksLikeJwt = (credential: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential);
 
 const verified = new LRUCache<string, Verified>({ max: 50_000 });
 
