@@ -22,6 +22,7 @@
 import { createHash } from "node:crypto";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPlan } from "../../server/identity/plans/manage-plans";
 import { newWorkspace } from "../helpers";
 import { wav } from "../helpers-media";
 import { startNextHost, type NextHost } from "../next-host";
@@ -253,9 +254,13 @@ function completedVideo(): Promise<string> {
   })());
 }
 
+let planWorkspace: string;
+
 beforeAll(async () => {
   next = await startNextHost();
-  key = (await newWorkspace("10", "host parity")).secret;
+  const ws = await newWorkspace("10", "host parity");
+  key = ws.secret;
+  planWorkspace = ws.workspace.id;
   brokeKey = (await newWorkspace("0", "host parity, no credits")).secret;
 });
 afterAll(async () => {
@@ -278,6 +283,28 @@ describe("the data plane and the Next.js host answer alike", () => {
     it.each([CHAT, "local-video"])("GET /v1/models/%s", async (id) => {
       const v = expectParity(await settled(`/v1/models/${id}`, { key }, "json"), "json");
       expect(v).toMatchObject({ status: 200, body: { id, pricing: expect.any(Object) } });
+    });
+  });
+
+  describe("session tokens", () => {
+    it("GET /.well-known/jwks.json", async () => {
+      await send("node", "/v1/sessions", { key, json: { plan: "nonexistent", subject: "u" } }); // any call: the key exists
+      const v = expectParity(await both("/.well-known/jwks.json"), "json");
+      expect((v.body as { keys: { kid: string; alg: string }[] }).keys[0]).toMatchObject({ alg: "ES256" });
+    });
+
+    it("POST /v1/sessions on each host mints a token that both hosts accept; 403 and 401 alike", async () => {
+      await createPlan(planWorkspace, { name: "parity", models: [CHAT] });
+      const minted = await Promise.all((["node", "next"] as const).map((h) => send(h, "/v1/sessions", { key, json: { plan: "parity", subject: "p" } })));
+      for (const m of minted) expect(m.status).toBe(200);
+      for (const m of minted) {
+        const token = (JSON.parse(m.body.toString()) as { token: string }).token;
+        const ok = expectParity(await both("/v1/chat/completions", { key: token, json: { model: CHAT, messages: [{ role: "user", content: "hi" }], seed: 7 } }), "json");
+        expect(ok.status).toBe(200);
+        expectErrorParity(await both("/v1/embeddings", { key: token, json: { model: "local-embed-ngram", input: "x" } }), 403, "model_not_allowed");
+        expectErrorParity(await both("/v1/sessions", { key: token, json: { plan: "parity", subject: "q" } }), 403, "permission_denied");
+      }
+      expectErrorParity(await both("/v1/models", { key: "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln" }), 401, "invalid_token");
     });
   });
 
