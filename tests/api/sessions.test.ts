@@ -11,6 +11,7 @@ import { createPlan, deletePlan } from "../../server/identity/plans/manage-plans
 import { addIssuer, listIssuers, removeIssuer } from "../../server/identity/sessions/trusted-issuers";
 import { currentSigner } from "../../server/identity/sessions/signing-keys";
 import { baseUrl, client, newWorkspace, raw, until } from "../helpers";
+import { createJob, waitForJob } from "../helpers-video";
 import { startGatewayInstance, watchPropagation, type GatewayInstance } from "../instances";
 
 const CHAT = "local-chat-sim";
@@ -99,6 +100,20 @@ describe("a minted token as the openai SDK's API key", () => {
     const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id }, orderBy: { createdAt: "asc" } });
     expect(events.map((e) => e.endpoint).sort()).toEqual(["/v1/chat/completions", "/v1/chat/completions", "/v1/embeddings", "/v1/images/generations", "/v1/responses"]);
     for (const e of events) expect(e).toMatchObject({ planId: plan.id, subject: "alice", apiKeyId: null });
+  });
+
+  it("creates a video job, settled to the workspace with the plan and subject on its usage and the subject's spend counters", async () => {
+    const { secret, plan, workspace } = await workspaceWithPlan({ name: "video", daily_cap: "5" });
+    const { body } = await mint(secret, { plan: plan.id, subject: "vera" });
+    const openai = client(body.token);
+    const created = await createJob(openai, { model: "local-video", prompt: "a fox", seconds: 1, size: "320x180" });
+    const { job } = await waitForJob(openai, created.id);
+    expect(job.status).toBe("completed");
+    const event = await db.usageEvent.findUniqueOrThrow({ where: { id: created.id } });
+    expect(event).toMatchObject({ planId: plan.id, subject: "vera", apiKeyId: null, endpoint: "/v1/videos" });
+    const counters = await db.spendCounter.findMany({ where: { workspaceId: workspace.id } });
+    expect(counters.map((c) => c.counter).sort()).toEqual([expect.stringMatching(/^subject:vera\|day:/), expect.stringMatching(/^subject:vera\|month:/)]);
+    for (const c of counters) expect(c.spent.toString()).toBe(event.cost.toString());
   });
 
   it("a model outside the plan is 403 model_not_allowed and costs nothing", async () => {
