@@ -56,7 +56,8 @@ export async function admit(ctx: CallContext, spec: CallSpec): Promise<Metering>
 /**
  * The checks of `admit` for a call whose money is reserved another way (a video job reserves in
  * its own transaction): the plan's models, rate limits and spend caps. `end` once the call is
- * placed. The caps count what the job reserved only while it is being created (docs/LIMITS.md).
+ * placed. Its reservation is held on the caps in memory while it is created; the ledger checks
+ * the open jobs of the same subject in the creating transaction (ledger/budgets.ts).
  */
 export async function admitWithoutHold(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; end: () => void }> {
   const { access, rate } = await gate(ctx, spec);

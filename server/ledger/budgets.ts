@@ -5,7 +5,8 @@
 // every counter it is checked against until its charge commits or it fails, so calls in flight on
 // this instance count too. Bound (docs/LIMITS.md): a cap is passed by at most what other
 // instances admitted concurrently, or charged within the cache's age, before this one saw it.
-import { db } from "../infra/db/client";
+import { Prisma } from "../generated/prisma/client";
+import { db, type Tx } from "../infra/db/client";
 import { FreshCache } from "../infra/cache/fresh-cache";
 import { env } from "../infra/env";
 import { errors } from "../kernel/errors";
@@ -41,6 +42,15 @@ function unhold(key: string, amount: Money): void {
   else held.set(key, left);
 }
 
+function exceeded(b: Budget, used: Money, amount: Money) {
+  const resets = secondsToPeriodEnd(b.period, new Date());
+  const left = Money.max(money(b.cap).minus(used), 0);
+  return errors.budgetExceeded(
+    `This request can cost up to ${formatMoney(amount.toSignificantDigits(6, Money.ROUND_UP))} USD, more than is left of the ${WHAT[b.label]} ` +
+      `(${formatMoney(left)} of ${formatMoney(b.cap)} USD)${resets === null ? "" : `; it starts afresh in ${resets} s`}. Ask for less (a lower max_tokens, fewer seconds), or raise the cap.`,
+  );
+}
+
 const WHAT = { daily: "daily spend cap", monthly: "monthly spend cap", session: "spend cap of this session" } as const;
 
 /**
@@ -51,16 +61,8 @@ export async function reserveBudgets(workspaceId: string, budgets: readonly Budg
   if (!budgets.length) return () => undefined;
   const spent = await Promise.all(budgets.map((b) => spentCache.get(keyOf(workspaceId, b.counter))));
   budgets.forEach((b, i) => {
-    const key = keyOf(workspaceId, b.counter);
-    const used = money(spent[i]!).plus(held.get(key) ?? 0);
-    if (used.plus(amount).gt(b.cap)) {
-      const resets = secondsToPeriodEnd(b.period, new Date());
-      const left = Money.max(money(b.cap).minus(used), 0);
-      throw errors.budgetExceeded(
-        `This request can cost up to ${formatMoney(amount.toSignificantDigits(6, Money.ROUND_UP))} USD, more than is left of the ${WHAT[b.label]} ` +
-          `(${formatMoney(left)} of ${formatMoney(b.cap)} USD)${resets === null ? "" : `; it starts afresh in ${resets} s`}. Lower max_tokens, or raise the cap.`,
-      );
-    }
+    const used = money(spent[i]!).plus(held.get(keyOf(workspaceId, b.counter)) ?? 0);
+    if (used.plus(amount).gt(b.cap)) throw exceeded(b, used, amount);
   });
   const keys = budgets.map((b) => keyOf(workspaceId, b.counter));
   for (const k of keys) hold(k, amount);
@@ -70,6 +72,33 @@ export async function reserveBudgets(workspaceId: string, budgets: readonly Budg
     open = false;
     for (const k of keys) unhold(k, amount);
   };
+}
+
+/**
+ * For a video job, in the transaction that creates it: what the caps' counters have spent, plus
+ * what the same subject's (or, without a subject, the same key's) open video jobs hold, plus
+ * this job's reservation, must stay within every cap; else 402 budget_exceeded. Creates of one
+ * subject (or key) are checked one after the other (an advisory lock).
+ */
+export async function assertJobWithinBudgets(
+  tx: Tx,
+  workspaceId: string,
+  budgets: readonly Budget[],
+  owner: { subject: string | null; apiKeyId: string | null },
+  amount: Money,
+): Promise<void> {
+  if (!budgets.length) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`budgets ${workspaceId} ${owner.subject ?? `key ${owner.apiKeyId}`}`}))`;
+  const whose = owner.subject !== null ? Prisma.sql`"subject" = ${owner.subject}` : Prisma.sql`"subject" IS NULL AND "apiKeyId" = ${owner.apiKeyId}`;
+  const [open] = await tx.$queryRaw<{ held: string }[]>`
+    SELECT COALESCE(SUM("reservedAmount"), 0)::text AS held FROM "VideoJob"
+    WHERE "workspaceId" = ${workspaceId} AND "status" IN ('queued', 'in_progress') AND ${whose}`;
+  const rows = await tx.spendCounter.findMany({ where: { workspaceId, counter: { in: budgets.map((b) => b.counter) } }, select: { counter: true, spent: true } });
+  for (const b of budgets) {
+    const spent = rows.find((r) => r.counter === b.counter)?.spent.toString() ?? "0";
+    const used = money(spent).plus(open!.held);
+    if (used.plus(amount).gt(b.cap)) throw exceeded(b, used, amount);
+  }
 }
 
 /** Called by the usage writer with the counters its statement raised (the newer figure wins). */

@@ -12,7 +12,7 @@ import { leaseBook } from "./credit-leases";
 import { assertKeyCanReserve } from "./key-reservation";
 import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement } from "./movements";
 import { noteKeySpent } from "./spend-notes";
-import { noteCounters } from "./budgets";
+import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
 import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
 
 type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
@@ -48,9 +48,15 @@ function noted(applied: Applied): void {
  * fit the key's spend limit (with what its running jobs hold), and what no credit lease holds;
  * otherwise `refusal()` is thrown and nothing is written.
  */
-export async function withVideoReservation<T>(job: JobPayer, amount: string, refusal: () => GatewayError, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withVideoReservation<T>(
+  job: JobPayer & { subject?: string | null; budgets?: readonly Budget[] },
+  amount: string,
+  refusal: () => GatewayError,
+  work: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return leaseBook().withFreeBalance(job.workspaceId, async (tx, free) => {
     if (job.apiKeyId) await assertKeyCanReserve(tx, job.apiKeyId, amount);
+    if (job.budgets?.length) await assertJobWithinBudgets(tx, job.workspaceId, job.budgets, { subject: job.subject ?? null, apiKeyId: job.apiKeyId }, money(amount));
     if (free.lt(amount)) throw refusal();
     await applyMovements(tx, [reserve(job, amount)]);
     return work(tx);

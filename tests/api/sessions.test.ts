@@ -116,6 +116,22 @@ describe("a minted token as the openai SDK's API key", () => {
     for (const c of counters) expect(c.spent.toString()).toBe(event.cost.toString());
   });
 
+  it("a subject's open video jobs count against its caps: a second job while the first renders is 402 budget_exceeded", async () => {
+    const { secret, plan } = await workspaceWithPlan({ name: "one video a day", daily_cap: "0.04" });
+    const vera = client((await mint(secret, { plan: plan.id, subject: "wanda" })).body.token);
+    const other = client((await mint(secret, { plan: plan.id, subject: "xavier" })).body.token);
+    const spec = { model: "local-video", seconds: 1, size: "320x180" }; // reserves 0.025 USD
+    const first = await createJob(vera, { ...spec, prompt: "a slow fox [sim:slow]" });
+    const second = await errorOf(createJob(vera, { ...spec, prompt: "another fox" }));
+    expect(second).toMatchObject({ status: 402, code: "budget_exceeded" });
+    expect(second.error.message).toContain("daily spend cap");
+    // Another subject of the plan has its own cap.
+    await createJob(other, { ...spec, prompt: "someone else's fox" });
+    expect((await waitForJob(vera, first.id)).job.status).toBe("completed");
+    // Settled, the first job's cost is in the counter: a second one still does not fit.
+    expect(await errorOf(createJob(vera, { ...spec, prompt: "a fox, later" }))).toMatchObject({ status: 402, code: "budget_exceeded" });
+  });
+
   it("a model outside the plan is 403 model_not_allowed and costs nothing", async () => {
     const { secret, workspace } = await workspaceWithPlan({ name: "embeddings only", models: [EMBED] });
     const { body } = await mint(secret, { plan: "embeddings only", subject: "bob" });

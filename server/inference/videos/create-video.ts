@@ -32,8 +32,9 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
     errors.insufficientQuota(
       `This video can cost up to ${reserved} USD (${spec.seconds} s at ${spec.size}, ${spec.fps} fps), more than the workspace's balance. Add credits, or ask for fewer seconds, a smaller size or a lower fps.`,
     );
-  const payer = { id, workspaceId, apiKeyId: ctx.principal.keyId };
   const gate = await admitWithoutHold(ctx, { endpoint: "/v1/videos", model: row.id, maxCost: money(reserved) });
+  // The caps count the open video jobs of the same subject (or key) too, checked in the creating transaction.
+  const payer = { id, workspaceId, apiKeyId: ctx.principal.keyId, subject: gate.access.subject, budgets: gate.access.budgets };
   const job = await withVideoReservation(payer, reserved, refusal, async (tx) => {
     const job = await tx.videoJob.create({
       data: {
