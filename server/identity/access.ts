@@ -7,7 +7,6 @@ import { counterName, dayPeriod, monthPeriod, TOTAL_PERIOD, type CounterScope } 
 import { effectiveLimits, rulesWithPlan, workspaceRules, type Limits, type PlanRule } from "./plans/plan-cache";
 import type { Principal } from "./principal";
 
-
 export type Access = {
   planId: string | null;
   subject: string | null;
