@@ -97,6 +97,8 @@ export class ConcurrencySlots {
     const [, rows] = await db.$transaction([
       db.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, `concurrency:${scope}`),
       db.$queryRawUnsafe<{ slots: number }[]>(GRANT_SQL, scope, this.instanceId, want, pool.limit, keep, TTL_MS),
+      // The leases of instances long gone (a process restarts under a new instance id).
+      db.$executeRawUnsafe(`DELETE FROM "ConcurrencyLease" WHERE "scope" = $1 AND "expiresAt" < now() - interval '10 minutes'`, scope),
     ]);
     pool.leased = rows[0]!.slots;
     pool.deadline = sentAt + TTL_MS - 2000;
