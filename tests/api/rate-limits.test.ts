@@ -351,6 +351,31 @@ describe("keys", () => {
 });
 
 describe("across two instances", () => {
+  it("a plan of 2 at a time across two instances: with one stream in flight on each, a third on either is refused; slots come back when they end", async () => {
+    const { workspace, secret } = await newWorkspace("5");
+    const p = await plan(workspace.id, { name: "two at a time, two instances", concurrency: 2 });
+    const { token } = await mintToken(secret, { plan: p.id, subject: "pair" });
+    // [sim:slow]: the built-in node waits 2 s before its first byte, so the calls overlap.
+    const slow = { model: CHAT, messages: ask("[sim:slow] stream to me"), max_tokens: 8, stream: true };
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const first = chatCall(one.url, token, slow);
+    await pause(400);
+    const second = chatCall(two.url, token, slow);
+    await pause(400);
+    const [third, fourth] = await Promise.all([chatCall(one.url, token, slow), chatCall(two.url, token, slow)]);
+    expect([third.status, fourth.status]).toEqual([429, 429]);
+    expect(third.error!.error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringContaining("concurrent") });
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.status, a.complete, b.status, b.complete]).toEqual([200, true, 200, true]);
+    // Freed, the slots serve new calls on either instance (a slot unused for a second goes back to be shared).
+    const again = await until(
+      async () => (await Promise.all([chatCall(one.url, token, { ...slow, messages: ask("again") }), chatCall(two.url, token, { ...slow, messages: ask("again") })])).map((o) => o.status),
+      (statuses) => statuses.every((st) => st === 200),
+      10_000,
+    );
+    expect(again.value).toEqual([200, 200]);
+  }, 60_000);
+
   it("a 60 rpm plan, 90 calls alternating between two instances in one window: at most 60 and at least 60 - 4 are admitted", async () => {
     const LIMIT = 60;
     const CALLS = 90;
