@@ -24,7 +24,7 @@ export type CallSpec = {
 const NO_RATE: RateTicket = { settle: () => undefined, release: () => undefined };
 
 async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; rate: RateTicket }> {
-  const access = await accessOf(ctx.principal);
+  const access = await (ctx.access ?? accessOf(ctx.principal));
   assertModelAllowed(access, spec.model);
   const tokens = Math.max(0, Math.floor(spec.tokens ?? 0));
   const rate = access.limitScope ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.answerHeaders ??= {})) : NO_RATE;

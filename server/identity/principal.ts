@@ -1,4 +1,5 @@
 import type { Role } from "../generated/prisma/enums";
+import type { Access } from "./access";
 
 /**
  * Who is calling. Every credential kind resolves to this, so services see one kind of caller:
@@ -23,7 +24,8 @@ export type Principal =
   | { kind: "user"; workspaceId: string; keyId: null; userId: string; role: Role };
 
 /**
- * A call as the services see it: who makes it, the request id it is answered under, and headers
- * the answer carries whatever its outcome (rate limits), filled in by admission.
+ * A call as the services see it: who makes it, the request id it is answered under, headers the
+ * answer carries whatever its outcome (rate limits, filled in by admission), and what the caller
+ * may do (access.ts), resolved once per request by the dispatcher.
  */
-export type CallContext = { principal: Principal; requestId: string; answerHeaders?: Record<string, string> };
+export type CallContext = { principal: Principal; requestId: string; answerHeaders?: Record<string, string>; access?: Promise<Access> };

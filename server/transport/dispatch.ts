@@ -4,7 +4,7 @@
 // is answered by the one error adapter.
 import type { AnyOperation } from "../contract/operation";
 import { allowedMethods, matchRoute } from "../contract/routes";
-import { accessOf } from "../identity/access";
+import { accessOf, type Access } from "../identity/access";
 import type { Principal } from "../identity/principal";
 import { reportRateLimits } from "../limits/rate-gate";
 import { env } from "../infra/env";
@@ -59,25 +59,22 @@ const ANY_METHOD = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
 export async function dispatch(call: IncomingCall): Promise<Reply> {
   const startedAt = performance.now();
   const requestId = newRequestId();
-  // Headers the answer carries whatever its outcome (the caller's rate limits, filled in by admission).
+  // Headers the answer carries whatever its outcome (the caller's rate limits, filled in by
+  // admission), and what the caller may do, resolved once after its credential.
   const answerHeaders: Record<string, string> = {};
-  const seen: { principal: Principal | null } = { principal: null };
+  const seen: { access: Promise<Access> | null } = { access: null };
   const reply = await answer(call, requestId, answerHeaders, seen);
   // Every answer to a caller with rate limits carries them, also those not admitted through them.
-  if (seen.principal && seen.principal.kind !== "user" && !Object.keys(answerHeaders).some((h) => h.startsWith("x-ratelimit-"))) {
-    await limitHeaders(seen.principal, answerHeaders).catch(() => undefined);
+  if (seen.access && !Object.keys(answerHeaders).some((h) => h.startsWith("x-ratelimit-"))) {
+    const access = await seen.access.catch(() => null);
+    if (access?.limitScope) reportRateLimits(access.limitScope, access.limits, answerHeaders);
   }
   Object.assign(reply.headers, answerHeaders);
   finishHeaders(reply, call, startedAt);
   return reply;
 }
 
-async function limitHeaders(principal: Principal, headers: Record<string, string>): Promise<void> {
-  const access = await accessOf(principal);
-  if (access.limitScope) reportRateLimits(access.limitScope, access.limits, headers);
-}
-
-async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>, seen: { principal: Principal | null }): Promise<Reply> {
+async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>, seen: { access: Promise<Access> | null }): Promise<Reply> {
   try {
     if (call.method === "OPTIONS") {
       const allowed = allowedMethods(call.path);
@@ -91,7 +88,13 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
     const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
-    if (!open) seen.principal = principal = await authenticateBearer(call.header("authorization") ?? null, spends);
+    if (!open) {
+      principal = await authenticateBearer(call.header("authorization") ?? null, spends);
+      if (principal.kind !== "user") {
+        seen.access = accessOf(principal);
+        seen.access.catch(() => undefined); // awaited later, by admission or for the headers
+      }
+    }
     switch (match.kind) {
       case "not_found":
         throw new GatewayError({
@@ -110,7 +113,7 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
         throw errors.notImplemented();
       case "served": {
         const input = await operationInput(match.op, call, match.params);
-        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders }), match.op)(input);
+        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders, access: seen.access ?? undefined }), match.op)(input);
         return toReply(result, requestId);
       }
     }

@@ -3,6 +3,7 @@
 // to a principal, /api/trpc resolves the next-auth session (and the workspace the dashboard is
 // showing, from the `x-workspace-id` header) to a user and a `user` principal.
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { Access } from "../identity/access";
 import type { Principal } from "../identity/principal";
 import type { SessionUser } from "../identity/users/session-user";
 import { errors, GatewayError } from "../kernel/errors";
@@ -17,6 +18,8 @@ export type Context = {
   user?: SessionUser | null;
   /** Headers the /v1 answer carries whatever its outcome (rate limits); set by the dispatcher. */
   answerHeaders?: Record<string, string>;
+  /** What the /v1 caller may do, resolved once by the dispatcher (identity/access.ts). */
+  access?: Promise<Access>;
 };
 
 const t = initTRPC.context<Context>().create({
