@@ -105,17 +105,18 @@ export async function updatePlan(workspaceId: string, id: string, patch: PlanPat
 }
 
 /**
- * Deletes a plan: its sessions end with it (their tokens are refused from then on), and keys on
- * it fall back to the workspace's defaults.
+ * Deletes a plan: its sessions end with it (tokens are checked against the workspace's plans on
+ * every call, so they are refused once the plan cache drops the plan), and the keys on it fall
+ * back to the workspace's defaults (every instance drops those keys from its cache).
  */
 export async function deletePlan(workspaceId: string, id: string): Promise<{ object: "plan.deleted"; id: string; deleted: true }> {
   return db.$transaction(async (tx) => {
     const found = await tx.plan.findFirst({ where: { id, workspaceId }, select: { id: true } });
     if (!found) throw planNotFound(id);
+    const keys = await tx.apiKey.findMany({ where: { planId: id }, select: { hash: true } });
     await tx.plan.delete({ where: { id } });
     await notify(tx, Channel.plansChanged, workspaceId);
-    await notify(tx, Channel.sessionChanged, "*");
-    await notify(tx, Channel.keyChanged, "*");
+    for (const k of keys) await notify(tx, Channel.keyChanged, k.hash);
     return { object: "plan.deleted", id, deleted: true };
   });
 }

@@ -1,6 +1,7 @@
 // What the request path needs of a workspace's plans and default limits, from memory: loaded once
 // per workspace, dropped on every instance by NOTIFY when a plan or a default changes, and never
 // used once KEY_CACHE_MAX_AGE_MS old (the bound when a notification is lost).
+import { LRUCache } from "lru-cache";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
@@ -54,6 +55,10 @@ export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
   return cache.get(workspaceId);
 }
 
+/** When a plan id missing from memory was last looked up in the database. */
+const missed = new LRUCache<string, number>({ max: 10_000 });
+const MISS_RETRY_MS = 1000;
+
 /**
  * The workspace's rules, holding `planId` if the database does: a plan missing from memory is
  * looked up once more in the database (it may have been created a moment ago, its notification
@@ -62,6 +67,11 @@ export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
 export async function rulesWithPlan(workspaceId: string, planId: string): Promise<WorkspaceRules> {
   const rules = await cache.get(workspaceId);
   if (rules.plans.has(planId)) return rules;
+  // At most once a second per plan id: a deleted plan's tokens must not cost a query per call.
+  const key = `${workspaceId} ${planId}`;
+  const last = missed.get(key);
+  if (last !== undefined && Date.now() - last < MISS_RETRY_MS) return rules;
+  missed.set(key, Date.now());
   cache.evict(workspaceId);
   return cache.get(workspaceId);
 }
