@@ -15,7 +15,7 @@
 // on instances whose entry is still within that bound.
 import { LRUCache } from "lru-cache";
 import { db } from "../../infra/db/client";
-import { Channel, listen } from "../../infra/db/notify";
+import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
 import { money } from "../../kernel/money";
 import { onKeySpent } from "../../ledger/spend-notes";
@@ -32,76 +32,14 @@ type KeyRecord = {
   spent: string;
   planId: string | null;
 };
-type Entry = { record: KeyRecord | null; loadedAt: number };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
   | { valid: true; keyId: string; workspaceId: string; planId: string | null; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
-const cache = new LRUCache<string, Entry>({ max: 100_000 });
-const loading = new Map<string, Promise<Entry>>();
-/** Bumped by every eviction, so a load that started before it cannot put a stale record back. */
-const generation = new Map<string, number>();
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWritten = new LRUCache<string, number>({ max: 100_000 });
-let subscribed: Promise<void> | undefined;
-
-function evict(hash: string): void {
-  if (hash === "*") {
-    for (const h of new Set([...cache.keys(), ...loading.keys()])) evict(h);
-    return;
-  }
-  generation.set(hash, (generation.get(hash) ?? 0) + 1);
-  cache.delete(hash);
-  loading.delete(hash);
-}
-
-function subscribe(): void {
-  subscribed ??= listen(Channel.keyChanged, evict).catch(
-    (err) => {
-      subscribed = undefined; // the max-age bound still holds; try again on the next call
-      console.error("key cache: LISTEN failed", err);
-    },
-  );
-}
-
-function load(hash: string): Promise<Entry> {
-  let pending = loading.get(hash);
-  if (!pending) {
-    keyCacheStats.databaseLoads += 1;
-    // The age of an entry counts from before the query, and its generation is fixed now.
-    const startedAt = Date.now();
-    const gen = generation.get(hash) ?? 0;
-    const mine: Promise<Entry> = db.apiKey
-      .findUnique({
-        where: { hash },
-        select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true },
-      })
-      .then((row) => {
-        const entry: Entry = {
-          loadedAt: startedAt,
-          record: row && {
-            id: row.id,
-            workspaceId: row.workspaceId,
-            expiresAt: row.expiresAt?.getTime() ?? null,
-            revokedAt: row.revokedAt?.getTime() ?? null,
-            spendLimit: row.spendLimit?.toString() ?? null,
-            spent: laterSpent(row.spent.toString(), cache.get(hash)?.record?.spent),
-            planId: row.planId,
-          },
-        };
-        if ((generation.get(hash) ?? 0) === gen) cache.set(hash, entry);
-        return entry;
-      })
-      .finally(() => {
-        if (loading.get(hash) === mine) loading.delete(hash);
-      });
-    loading.set(hash, mine);
-    pending = mine;
-  }
-  return pending;
-}
 
 /**
  * `spent` only ever grows, so of two readings the larger is the newer: a load that started
@@ -111,20 +49,36 @@ function laterSpent(loaded: string, cached: string | undefined): string {
   return cached !== undefined && money(cached).gt(loaded) ? cached : loaded;
 }
 
-/** Called by the ledger with a key's `spent` as it committed it, so this instance enforces the limit at once. */
-onKeySpent(function noteKeySpent(hash: string, spent: string): void {
-  const entry = cache.get(hash);
-  if (!entry?.record) return;
-  cache.set(hash, { ...entry, record: { ...entry.record, spent: laterSpent(spent, entry.record.spent) } });
+/** Keys by the hash of their secret (null: no such key), evicted on Channel.keyChanged. */
+const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
+  name: "key",
+  channel: Channel.keyChanged,
+  maxAgeMs: env.KEY_CACHE_MAX_AGE_MS,
+  refreshMs: env.KEY_CACHE_REFRESH_MS,
+  load: async (hash) => {
+    keyCacheStats.databaseLoads += 1;
+    const row = await db.apiKey.findUnique({
+      where: { hash },
+      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true },
+    });
+    return (
+      row && {
+        id: row.id,
+        workspaceId: row.workspaceId,
+        expiresAt: row.expiresAt?.getTime() ?? null,
+        revokedAt: row.revokedAt?.getTime() ?? null,
+        spendLimit: row.spendLimit?.toString() ?? null,
+        spent: laterSpent(row.spent.toString(), cache.peek(hash)?.spent),
+        planId: row.planId,
+      }
+    );
+  },
 });
 
-async function lookup(hash: string): Promise<Entry> {
-  const entry = cache.get(hash);
-  const age = entry ? Date.now() - entry.loadedAt : Infinity;
-  if (!entry || age >= env.KEY_CACHE_MAX_AGE_MS) return load(hash);
-  if (age >= env.KEY_CACHE_REFRESH_MS) load(hash).catch(() => undefined);
-  return entry;
-}
+/** Called by the ledger with a key's `spent` as it committed it, so this instance enforces the limit at once. */
+onKeySpent(function noteKeySpent(hash: string, spent: string): void {
+  cache.update(hash, (record) => record && { ...record, spent: laterSpent(spent, record.spent) });
+});
 
 /** lastUsedAt is a hint for people, so it is written at most once a minute per key. */
 function touch(keyId: string, now: number): void {
@@ -136,8 +90,7 @@ function touch(keyId: string, now: number): void {
 
 export async function verifyKey(secret: string): Promise<KeyVerification> {
   if (!isWellFormedKey(secret)) return { valid: false, reason: "malformed" };
-  subscribe();
-  const { record } = await lookup(hashKey(secret));
+  const record = await cache.get(hashKey(secret));
   const now = Date.now();
   if (!record) return { valid: false, reason: "not_found" };
   if (record.revokedAt !== null) return { valid: false, reason: "revoked" };
@@ -149,5 +102,5 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
 
 /** For tests and tools: forget every cached key. */
 export function clearKeyCache(): void {
-  evict("*");
+  cache.evict("*");
 }
