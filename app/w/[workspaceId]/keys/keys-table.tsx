@@ -4,13 +4,13 @@
 // a key's plan in its row.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Decimal from "decimal.js";
-import { useState } from "react";
 import type { KeyView } from "@/server/identity/keys/key-view";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
 import { useWorkspace } from "@/app/_components/workspace-context";
-import { Badge, Button, ErrorState, Table, Td } from "@/app/_components/ui";
+import { ConfirmInRow } from "@/app/_components/confirm-in-row";
+import { Badge, Table, Td } from "@/app/_components/ui";
 import { formatDate, formatDateTime, formatUsd } from "../usage/format";
 import { KeyPlanCell, type PlanOption } from "./key-plan-cell";
 
@@ -35,30 +35,23 @@ function When({ iso }: { iso: string | null }) {
 function RevokeCell({ keyView }: { keyView: KeyView }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
       onSuccess: () => refresh(queryClient, trpc.keys.list.queryKey()),
     }),
   );
-  if (!confirming) {
-    return (
-      <Button variant="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${keyView.name}`}>
-        Revoke
-      </Button>
-    );
-  }
   return (
-    <div className="flex max-w-60 flex-wrap items-center gap-2 whitespace-normal" role="group" aria-label={`Confirm revoking ${keyView.name}`}>
-      <span className="text-xs text-slate-600">Revoke this key? Calls with it fail at once.</span>
-      <Button variant="danger" busy={revoke.isPending} onClick={() => revoke.mutate({ id: keyView.id })}>
-        Yes, revoke
-      </Button>
-      <Button variant="ghost" onClick={() => setConfirming(false)} disabled={revoke.isPending}>
-        Cancel
-      </Button>
-      {revoke.error ? <ErrorState error={revoke.error} /> : null}
-    </div>
+    <ConfirmInRow
+      label="Revoke"
+      ariaLabel={`Revoke ${keyView.name}`}
+      confirmAriaLabel={`Confirm revoking ${keyView.name}`}
+      note="Revoke this key? Calls with it fail at once."
+      confirmLabel="Yes, revoke"
+      busy={revoke.isPending}
+      error={revoke.error}
+      onConfirm={() => revoke.mutate({ id: keyView.id })}
+      className="max-w-60 whitespace-normal"
+    />
   );
 }
 
