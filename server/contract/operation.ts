@@ -73,6 +73,13 @@ export type Operation<
    */
   errors?: Readonly<Partial<Record<ErrorStatus, string>>>;
   pricing: Pricing;
+  /**
+   * Callable with an x402 payment instead of a credential (when the operator enabled x402): the
+   * scheme its price is paid in, a price known up front (`exact`) or metered up to a maximum
+   * (`upto`); `read` for what x402 callers may read without paying (the catalog, a video job they
+   * paid for, by its id).
+   */
+  x402?: "exact" | "upto" | "read";
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;
 };
 

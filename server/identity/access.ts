@@ -27,7 +27,8 @@ function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): Budget[]
 }
 
 export async function accessOf(p: Principal, now = new Date()): Promise<Access> {
-  if (p.kind === "user") return { planId: null, subject: null, plan: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
+  // Dashboard users and x402 payers have no plan, rate limits or caps: a payer pays each call.
+  if (p.kind === "user" || p.kind === "x402") return { planId: null, subject: null, plan: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
   const rules = p.planId ? await rulesWithPlan(p.workspaceId, p.planId) : await workspaceRules(p.workspaceId);
   const plan = p.planId ? (rules.plans.get(p.planId) ?? null) : null;
   const limits = effectiveLimits(rules, plan);
@@ -49,6 +50,6 @@ export function assertModelAllowed(access: Access, model: string): void {
 
 /** The models a caller's plan allows; null: every model. */
 export async function allowedModels(p: Principal | null): Promise<ReadonlySet<string> | null> {
-  if (!p || p.kind === "user" || !p.planId) return null;
+  if (!p || p.kind === "user" || p.kind === "x402" || !p.planId) return null;
   return (await workspaceRules(p.workspaceId)).plans.get(p.planId)?.models ?? null;
 }

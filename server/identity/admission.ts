@@ -8,6 +8,7 @@ import type { Money } from "../kernel/money";
 import { reserve, roundReservation, type Metering } from "../ledger/meter";
 import { reserveBudgets } from "../ledger/budgets";
 import { passRateLimits, type RateTicket } from "../limits/rate-gate";
+import { admitPayment, type X402Context } from "../payments/x402/admit-payment";
 
 export type CallSpec = {
   endpoint: string;
@@ -31,8 +32,9 @@ async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access;
   return { access, rate };
 }
 
-/** Admits a call and reserves what it can cost, or throws 403, 429 or 402. */
+/** Admits a call and reserves what it can cost, or throws 403, 429 or 402. A call paid with x402 is admitted by its payment. */
 export async function admit(ctx: CallContext, spec: CallSpec): Promise<Metering> {
+  if (ctx.principal.kind === "x402") return admitPayment(ctx as X402Context, spec);
   const { access, rate } = await gate(ctx, spec);
   try {
     const m = await reserve(ctx, {

@@ -21,11 +21,33 @@ export type Principal =
       /** USD the session may spend over its life. */
       spendCap: string | null;
     }
-  | { kind: "user"; workspaceId: string; keyId: null; userId: string; role: Role };
+  | { kind: "user"; workspaceId: string; keyId: null; userId: string; role: Role }
+  | {
+      kind: "x402";
+      /** The x402 workspace (kernel/x402-workspace.ts): where paid calls are recorded. */
+      workspaceId: string;
+      keyId: null;
+      /** The payment the request carried (its PAYMENT-SIGNATURE header, decoded); null: none yet (a 402 asks for one). */
+      payment: X402Payment | null;
+      /** How the operation is paid for: a price known up front (`exact`) or metered up to a maximum (`upto`); null for reads. */
+      scheme: "exact" | "upto" | null;
+      /** The URL the client called, named in the payment's requirements. */
+      resource: string;
+    };
+
+/** A client's x402 payment payload (x402 version 2), as decoded from its PAYMENT-SIGNATURE header. */
+export type X402Payment = { x402Version: number; accepted: Record<string, unknown> & { scheme: string; network: string }; payload: Record<string, unknown>; resource?: unknown; extensions?: Record<string, unknown> };
 
 /**
  * A call as the services see it: who makes it, the request id it is answered under, headers the
  * answer carries whatever its outcome (rate limits, filled in by admission), and what the caller
  * may do (access.ts), resolved once per request by the dispatcher.
  */
-export type CallContext = { principal: Principal; requestId: string; answerHeaders?: Record<string, string>; access?: Promise<Access> };
+export type CallContext = {
+  principal: Principal;
+  requestId: string;
+  answerHeaders?: Record<string, string>;
+  access?: Promise<Access>;
+  /** Server-sent event frames written after a stream's end (an x402 settlement made when the stream was done). */
+  trailers?: string[];
+};

@@ -114,6 +114,26 @@ export const EnvSchema = z.object({
   SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),
   /** Folder of the Next.js build used by `npm start`. */
   NEXT_DIST_DIR: z.string().default(".next"),
+  /**
+   * x402 payments (docs/X402.md): off unless set. `local` runs a dev chain beside the gateway
+   * (npm start); otherwise a CAIP-2 network id such as `eip155:84532`, with the settings below.
+   */
+  X402_NETWORK: z.union([z.literal("local"), z.string().regex(/^eip155:\d+$/, "a CAIP-2 EVM network id such as eip155:84532, or local")]).optional(),
+  /** The JSON-RPC endpoint of that network (the built-in facilitator reads and settles through it). */
+  X402_RPC_URL: z.string().url().optional(),
+  /** The token payments are made in (an EIP-3009 and EIP-2612 token such as USDC), its EIP-712 name and version, and its decimals. */
+  X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  X402_ASSET_NAME: z.string().min(1).default("USD Coin"),
+  X402_ASSET_VERSION: z.string().min(1).default("2"),
+  X402_ASSET_DECIMALS: z.coerce.number().int().min(0).max(36).default(6),
+  /** The operator's wallet that receives payments. */
+  X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  /** A remote facilitator (its /verify, /settle and /supported), or the key of the built-in one's wallet (it pays the gas). */
+  X402_FACILITATOR_URL: z.string().url().optional(),
+  X402_FACILITATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional(),
+  /** How long a signed payment stays valid for a call, and for a video job (settled when the job ends), in seconds. */
+  X402_MAX_TIMEOUT_SECONDS: int(300),
+  X402_VIDEO_TIMEOUT_SECONDS: int(3600),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

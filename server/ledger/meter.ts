@@ -37,8 +37,19 @@ export type Reservation = {
   onUsage?: (tokens: number) => void;
 };
 
-/** A call admitted for billing: who pays, under which idempotency key, and its reservations. */
-export type Metering = { ctx: CallContext; eventId: string; endpoint: string; hold: Hold; reservation: Reservation };
+/**
+ * A call admitted for billing: who pays, under which idempotency key, and its reservations.
+ * `settle` charges it another way than from the workspace's balance (an x402 payment, settled on
+ * chain for the charge): it resolves once the charge is committed, like the ledger's own.
+ */
+export type Metering = {
+  ctx: CallContext;
+  eventId: string;
+  endpoint: string;
+  hold: Hold;
+  reservation: Reservation;
+  settle?: (charge: Money, usage: UsageRecord) => Promise<void>;
+};
 
 /** Stored amounts have 18 places: a reservation is rounded up to them, so a capped charge fits it exactly. */
 export const roundReservation = (maxCost: Money) => money(maxCost).toDecimalPlaces(18, Money.ROUND_UP);
@@ -71,21 +82,17 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string;
   const r = m.reservation;
   r.onUsage?.((counts.inputTokens ?? 0) + (counts.outputTokens ?? 0));
   const capped = Money.min(toStored(cost), m.hold.amount);
-  const movement = usageMovement(
-    { workspaceId: m.ctx.principal.workspaceId, apiKeyId: m.ctx.principal.keyId },
-    capped,
-    {
-      ...counts,
-      eventId: m.eventId,
-      modelId: call.modelId,
-      nodeId: call.nodeId,
-      endpoint: m.endpoint,
-      latencyMs: Math.round(performance.now() - call.started),
-      planId: r.planId ?? null,
-      subject: r.subject ?? null,
-    },
-    m.hold.instanceId,
-    r.budgets?.map((b) => b.counter),
-  );
+  const usage: UsageRecord = {
+    ...counts,
+    eventId: m.eventId,
+    modelId: call.modelId,
+    nodeId: call.nodeId,
+    endpoint: m.endpoint,
+    latencyMs: Math.round(performance.now() - call.started),
+    planId: r.planId ?? null,
+    subject: r.subject ?? null,
+  };
+  if (m.settle) return m.settle(capped, usage);
+  const movement = usageMovement({ workspaceId: m.ctx.principal.workspaceId, apiKeyId: m.ctx.principal.keyId }, capped, usage, m.hold.instanceId, r.budgets?.map((b) => b.counter));
   return usageWriter().record(movement, m.hold);
 }

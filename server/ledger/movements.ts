@@ -28,6 +28,10 @@ export type UsageRecord = {
   /** The plan and end-user subject of a call under a plan. */
   planId?: string | null;
   subject?: string | null;
+  /** A call paid with x402: the paying wallet, the scheme, and the settlement's transaction (none when nothing was settled). */
+  payer?: string | null;
+  paymentScheme?: string | null;
+  paymentTx?: string | null;
 };
 
 export type Movement = {
@@ -81,7 +85,7 @@ const COLUMNS: [string, string][] = [
   ["eventId", "text"], ["modelId", "text"], ["nodeId", "text"], ["endpoint", "text"], ["inputTokens", "int"], ["cachedTokens", "int"],
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
-  ["planId", "text"], ["subject", "text"], ["counters", "text"],
+  ["planId", "text"], ["subject", "text"], ["counters", "text"], ["payer", "text"], ["paymentScheme", "text"], ["paymentTx", "text"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -92,6 +96,7 @@ function values(m: Movement): unknown[] {
     count(u?.outputTokens), count(u?.reasoningTokens), count(u?.characters), u?.audioSeconds ?? "0", count(u?.images),
     u?.videoSeconds ?? "0", u?.latencyMs == null ? null : count(u.latencyMs), m.entry?.id ?? null, m.entry?.note ?? null, m.entry?.createdById ?? null,
     u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
+    u?.payer ?? null, u?.paymentScheme ?? null, u?.paymentTx ?? null,
   ];
 }
 
@@ -115,10 +120,11 @@ const SQL = `
     RETURNING "id", "workspaceId", "apiKeyId", "kind", "amount"
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
-      "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject")
+      "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject",
+      "payer", "paymentScheme", "paymentTx")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
       i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
-      i."planId", i."subject"
+      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
   ), entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")

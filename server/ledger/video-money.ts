@@ -14,6 +14,10 @@ import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement }
 import { noteKeySpent } from "./spend-notes";
 import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
 import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
+import { X402_WORKSPACE_ID } from "../kernel/x402-workspace";
+
+/** A job paid with x402 reserved nothing here: its payment is settled (or released) on chain once the job ended (payments/x402). */
+const fromBalance = (job: { workspaceId: string }) => job.workspaceId !== X402_WORKSPACE_ID;
 
 type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
 
@@ -65,12 +69,12 @@ export async function withVideoReservation<T>(
 
 /**
  * Runs `complete` (a guarded status change returning the jobs it completed) and settles those jobs
- * in the same transaction: the reservation back, the cost charged. Returns how many were settled.
+ * in the same transaction: the reservation back, the cost charged. Returns the jobs it completed.
  */
-export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]>): Promise<number> {
+export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]>): Promise<SettledJob[]> {
   const { jobs, applied } = await db.$transaction(async (tx) => {
     const jobs = await complete(tx);
-    const movements = jobs.flatMap((job) => [
+    const movements = jobs.filter(fromBalance).flatMap((job) => [
       giveBack(job, "video_settle"),
       usageMovement(job, job.cost, {
         eventId: job.id,
@@ -86,15 +90,14 @@ export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]
     return { jobs, applied: await applyMovements(tx, movements) };
   }, LEDGER_TX);
   noted(applied);
-  return jobs.length;
+  return jobs;
 }
 
-/** Runs `fail` (a guarded status change returning the jobs it failed) and releases their reservations in the same transaction. */
-export async function releaseVideoJobs(fail: (tx: Tx) => Promise<EndedJob[]>): Promise<number> {
-  const jobs = await db.$transaction(async (tx) => {
+/** Runs `fail` (a guarded status change returning the jobs it failed) and releases their reservations in the same transaction; returns those jobs. */
+export async function releaseVideoJobs(fail: (tx: Tx) => Promise<EndedJob[]>): Promise<EndedJob[]> {
+  return db.$transaction(async (tx) => {
     const jobs = await fail(tx);
-    await applyMovements(tx, jobs.map((job) => giveBack(job, "video_release")));
+    await applyMovements(tx, jobs.filter(fromBalance).map((job) => giveBack(job, "video_release")));
     return jobs;
   }, LEDGER_TX);
-  return jobs.length;
 }

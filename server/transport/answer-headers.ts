@@ -18,10 +18,12 @@ const EXPOSED = [
   "x-ratelimit-reset-tokens",
   "content-range",
   "accept-ranges",
+  "payment-required",
+  "payment-response",
 ].join(", ");
 
 /** Request headers a preflight may ask for when it does not say (OpenAI's SDKs send these). */
-const DEFAULT_ALLOWED_HEADERS = "authorization, content-type, openai-organization, openai-project, openai-beta, x-request-id";
+const DEFAULT_ALLOWED_HEADERS = "authorization, content-type, openai-organization, openai-project, openai-beta, x-request-id, payment-signature";
 
 let allowList: Set<string> | null | undefined;
 /** null: any origin. */

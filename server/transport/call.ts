@@ -23,7 +23,15 @@ export type Reply =
   | { kind: "json"; status: number; headers: ReplyHeaders; body: string }
   | { kind: "empty"; status: number; headers: ReplyHeaders }
   /** Server-sent events: each payload goes out as `data: <payload>` as it is produced. */
-  | { kind: "sse"; headers: ReplyHeaders; events: AsyncIterable<string>; named: boolean; done: boolean }
+  | {
+      kind: "sse";
+      headers: ReplyHeaders;
+      events: AsyncIterable<string>;
+      named: boolean;
+      done: boolean;
+      /** Whole frames written after the stream's end (after [DONE]), as they stand when it ends. */
+      trailers?: string[];
+    }
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody };
 
 export const SSE_HEADERS: ReplyHeaders = {

@@ -19,6 +19,8 @@ import { finishHeaders, isPreflight, preflightReply } from "./answer-headers";
 import { errorReply } from "./error-adapter";
 import { parseJson, readBodyBytes } from "./request-body";
 import { newRequestId } from "./respond";
+import { x402Enabled } from "../payments/x402/config";
+import { x402Principal } from "../payments/x402/principal";
 
 type Procedure = (input: unknown) => Promise<unknown>;
 
@@ -42,10 +44,10 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
 }
 
 /** What a procedure returned, as an answer. */
-export function toReply(result: unknown, requestId: string): Reply {
-  if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options };
+export function toReply(result: unknown, requestId: string, trailers?: string[]): Reply {
+  if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options, trailers };
   if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId, ...result.headers }, body: result };
-  if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true };
+  if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true, trailers };
   return jsonReply(result, requestId);
 }
 
@@ -89,7 +91,12 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
     const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
     if (!open) {
-      principal = await authenticateBearer(call.header("authorization") ?? null, spends);
+      const authorization = call.header("authorization") ?? null;
+      // No credential, and x402 is on: an operation x402 callers may call is paid for (or read) with x402.
+      principal =
+        !authorization && match.kind === "served" && match.op.x402 && x402Enabled()
+          ? await x402Principal(match.op, call.header("payment-signature"), call.selfOrigin() + call.path)
+          : await authenticateBearer(authorization, spends);
       if (principal.kind !== "user") {
         seen.access = accessOf(principal);
         seen.access.catch(() => undefined); // awaited later, by admission or for the headers
@@ -112,9 +119,10 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
         }
         throw errors.notImplemented();
       case "served": {
+        const trailers: string[] = [];
         const input = await operationInput(match.op, call, match.params);
-        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders, access: seen.access ?? undefined }), match.op)(input);
-        return toReply(result, requestId);
+        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders, trailers, access: seen.access ?? undefined }), match.op)(input);
+        return toReply(result, requestId, trailers);
       }
     }
   } catch (err) {

@@ -17,3 +17,10 @@ export function errorFrame(err: unknown, requestId: string): Buffer {
   const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
   return Buffer.from(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
 }
+
+/** What follows a stream's last event: [DONE] when the stream has one, then its trailers. */
+export function endFrames(reply: { done: boolean; trailers?: string[] }): Buffer | undefined {
+  const frames = reply.trailers?.length ? Buffer.from(reply.trailers.join("")) : null;
+  if (!frames) return reply.done ? DONE_FRAME : undefined;
+  return reply.done ? Buffer.concat([DONE_FRAME, frames]) : frames;
+}

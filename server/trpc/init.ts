@@ -20,6 +20,8 @@ export type Context = {
   answerHeaders?: Record<string, string>;
   /** What the /v1 caller may do, resolved once by the dispatcher (identity/access.ts). */
   access?: Promise<Access>;
+  /** Frames a /v1 stream ends with (an x402 settlement); set by the dispatcher. */
+  trailers?: string[];
 };
 
 const t = initTRPC.context<Context>().create({

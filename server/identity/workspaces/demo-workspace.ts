@@ -1,4 +1,5 @@
 import { db } from "../../infra/db/client";
+import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import { createWorkspaceTx } from "./create-workspace";
 
 /**
@@ -9,7 +10,7 @@ import { createWorkspaceTx } from "./create-workspace";
 export async function ensureDemoWorkspace(credits: string): Promise<{ workspaceId: string; secret: string } | null> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(7272001)`;
-    if ((await tx.workspace.count()) > 0) return null;
+    if ((await tx.workspace.count({ where: { id: { not: X402_WORKSPACE_ID } } })) > 0) return null;
     const { workspace, apiKey } = await createWorkspaceTx(tx, {
       name: "Demo workspace",
       credits,

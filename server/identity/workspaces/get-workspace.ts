@@ -1,3 +1,4 @@
+import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { toKeyView, type KeyView } from "../keys/key-view";
@@ -31,6 +32,6 @@ export async function getWorkspace(id: string): Promise<WorkspaceDetail> {
 }
 
 export async function listWorkspaces(): Promise<WorkspaceView[]> {
-  const rows = await db.workspace.findMany({ orderBy: { createdAt: "asc" } });
+  const rows = await db.workspace.findMany({ where: { id: { not: X402_WORKSPACE_ID } }, orderBy: { createdAt: "asc" } });
   return rows.map(toWorkspaceView);
 }

@@ -54,5 +54,14 @@ export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promis
       release(metering); // a no-op once charged
     }
   }
+  // Paid with x402: the audio is read whole and settled before the answer starts, so its
+  // PAYMENT-RESPONSE header can go with it (audio has no frame to report it in afterwards).
+  if (ctx.principal.kind === "x402") return new BinaryBody(await readAll(relay()), CONTENT_TYPES[req.response_format]);
   return new BinaryBody(relay(), CONTENT_TYPES[req.response_format]);
+}
+
+async function readAll(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
 }

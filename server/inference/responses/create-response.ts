@@ -32,7 +32,19 @@ async function history(workspaceId: string, previousId: string | null | undefine
   }
 }
 
-export async function createResponse(ctx: CallContext, req: ResponseCreate): Promise<Record<string, unknown> | EventStream> {
+/**
+ * A caller paying with x402 has no account to keep responses in: its responses are not stored, and
+ * it can neither continue a stored one nor run one in the background (it could not fetch it).
+ */
+function assertPayable(ctx: CallContext, req: ResponseCreate): ResponseCreate {
+  if (ctx.principal.kind !== "x402") return req;
+  if (req.previous_response_id) throw errors.invalidRequest("A call paid with x402 cannot continue a stored response; send the whole conversation as input.", "previous_response_id");
+  if (req.background) throw errors.invalidRequest("A call paid with x402 cannot run in the background; leave `background` unset.", "background");
+  return { ...req, store: false };
+}
+
+export async function createResponse(ctx: CallContext, request: ResponseCreate): Promise<Record<string, unknown> | EventStream> {
+  const req = assertPayable(ctx, request);
   const { row } = await resolveModel(req.model);
   const workspaceId = ctx.principal.workspaceId;
   const inputItems = normalizeInput(req.input);

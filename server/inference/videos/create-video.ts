@@ -11,6 +11,10 @@ import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { inTransaction, jobQueue, QUEUES } from "../../infra/jobs/boss";
 import { formatMoney, money } from "../../kernel/money";
+import { db, type Tx } from "../../infra/db/client";
+import { verifyCallPayment, type X402Context } from "../../payments/x402/admit-payment";
+import { releaseClaim } from "../../payments/x402/payment-claims";
+import { linkVideoPayment } from "../../payments/x402/video-payment";
 import type { VideoCreate } from "./schema";
 import { toVideoObject, type VideoJobObject } from "./video-object";
 import { videoSpec } from "./video-spec";
@@ -20,13 +24,66 @@ export const RENDER_RETRY_LIMIT = 3;
 
 export type RenderJobData = { jobId: string };
 
+type Job = { id: string; workspaceId: string; apiKeyId: string | null; planId: string | null; subject: string | null; reserved: string };
+
+/** Inserts the job and queues its render, in the caller's transaction. */
+async function insertJob(tx: Tx, job: Job, modelId: string, req: VideoCreate, spec: ReturnType<typeof videoSpec>) {
+  const created = await tx.videoJob.create({
+    data: {
+      id: job.id,
+      workspaceId: job.workspaceId,
+      apiKeyId: job.apiKeyId,
+      planId: job.planId,
+      subject: job.subject,
+      modelId,
+      prompt: req.prompt,
+      seconds: spec.seconds,
+      size: spec.size,
+      aspectRatio: spec.aspectRatio,
+      fps: spec.fps,
+      pricePerVideoSecond: spec.price.perVideoSecond,
+      priceMultiplier: spec.price.multiplier,
+      reservedAmount: job.reserved,
+    },
+  });
+  const data: RenderJobData = { jobId: job.id };
+  await (await jobQueue()).send(QUEUES.videoRender, data, {
+    db: inTransaction(tx),
+    retryLimit: RENDER_RETRY_LIMIT,
+    retryDelay: 2,
+    retryBackoff: true,
+    heartbeatSeconds: env.VIDEO_HEARTBEAT_SECONDS,
+    // pg-boss caps an attempt at 24 h; the job's own timeout is enforced by the sweep either way.
+    expireInSeconds: Math.min(Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1), 24 * 3600),
+  });
+  return created;
+}
+
+/** A job paid with x402: its payment (exact, for its price) is verified and linked to it; settled when the job completes. */
+async function createPaidVideo(ctx: X402Context, job: Job, modelId: string, req: VideoCreate, spec: ReturnType<typeof videoSpec>): Promise<VideoJobObject> {
+  const paid = await verifyCallPayment(ctx, { endpoint: "/v1/videos", model: modelId, maxCost: money(job.reserved), timeoutSeconds: env.X402_VIDEO_TIMEOUT_SECONDS });
+  try {
+    const created = await db.$transaction(async (tx) => {
+      const created = await insertJob(tx, job, modelId, req, spec);
+      await linkVideoPayment(tx, paid.claim.id, job.id);
+      return created;
+    });
+    return toVideoObject(created);
+  } catch (err) {
+    await releaseClaim(paid.claim.id);
+    throw err;
+  }
+}
+
 export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<VideoJobObject> {
   const { row } = await resolveModel(req.model);
   const spec = videoSpec(row, req);
   const reserved = formatMoney(videoCost(spec.price, spec.seconds));
   const workspaceId = ctx.principal.workspaceId;
   const id = newId("video");
-  const boss = await jobQueue();
+  if (ctx.principal.kind === "x402") {
+    return createPaidVideo(ctx as X402Context, { id, workspaceId, apiKeyId: null, planId: null, subject: null, reserved }, row.id, req, spec);
+  }
 
   const refusal = () =>
     errors.insufficientQuota(
@@ -35,36 +92,7 @@ export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<V
   const gate = await admitWithoutHold(ctx, { endpoint: "/v1/videos", model: row.id, maxCost: money(reserved) });
   // The caps count the open video jobs of the same subject (or key) too, checked in the creating transaction.
   const payer = { id, workspaceId, apiKeyId: ctx.principal.keyId, subject: gate.access.subject, budgets: gate.access.budgets };
-  const job = await withVideoReservation(payer, reserved, refusal, async (tx) => {
-    const job = await tx.videoJob.create({
-      data: {
-        id,
-        workspaceId,
-        apiKeyId: ctx.principal.keyId,
-        planId: gate.access.planId,
-        subject: gate.access.subject,
-        modelId: row.id,
-        prompt: req.prompt,
-        seconds: spec.seconds,
-        size: spec.size,
-        aspectRatio: spec.aspectRatio,
-        fps: spec.fps,
-        pricePerVideoSecond: spec.price.perVideoSecond,
-        priceMultiplier: spec.price.multiplier,
-        reservedAmount: reserved,
-      },
-    });
-    const data: RenderJobData = { jobId: id };
-    await boss.send(QUEUES.videoRender, data, {
-      db: inTransaction(tx),
-      retryLimit: RENDER_RETRY_LIMIT,
-      retryDelay: 2,
-      retryBackoff: true,
-      heartbeatSeconds: env.VIDEO_HEARTBEAT_SECONDS,
-      // pg-boss caps an attempt at 24 h; the job's own timeout is enforced by the sweep either way.
-      expireInSeconds: Math.min(Math.max(env.VIDEO_JOB_TIMEOUT_SECONDS, 1), 24 * 3600),
-    });
-    return job;
-  }).finally(gate.end);
-  return toVideoObject(job);
+  const job = { id, workspaceId, apiKeyId: ctx.principal.keyId, planId: gate.access.planId, subject: gate.access.subject, reserved };
+  const created = await withVideoReservation(payer, reserved, refusal, (tx) => insertJob(tx, job, row.id, req, spec)).finally(gate.end);
+  return toVideoObject(created);
 }

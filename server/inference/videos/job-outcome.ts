@@ -6,9 +6,20 @@
 //   failed:    the balance gets the whole reservation back; no usage event.
 import { releaseVideoJobs, settleVideoJobs, type EndedJob, type SettledJob } from "../../ledger/video-money";
 import { env } from "../../infra/env";
+import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import type { Money } from "../../kernel/money";
 import { formatMoney } from "../../kernel/money";
 import { db } from "../../infra/db/client";
+import { releaseVideoPayments, settleVideoPayment } from "../../payments/x402/video-payment";
+
+/** Jobs paid with x402 are settled on chain (or released) once their end is committed. */
+const X402_JOB = (job: { workspaceId: string }) => job.workspaceId === X402_WORKSPACE_ID;
+
+async function releasePaid(jobs: EndedJob[]): Promise<number> {
+  const paid = jobs.filter(X402_JOB).map((j) => j.id);
+  if (paid.length) await releaseVideoPayments(paid);
+  return jobs.length;
+}
 
 export type Completion = { billedSeconds: string; cost: Money; contentKey: string; contentBytes: number };
 
@@ -27,7 +38,8 @@ export async function completeJob(jobId: string, attempt: number, c: Completion)
       RETURNING "id", "workspaceId", "apiKeyId", "modelId", "nodeId", "reservedAmount"::text AS "reservedAmount",
         "cost"::text AS cost, "billedSeconds"::text AS "billedSeconds", "createdAt", "planId", "subject"`,
   );
-  return settled > 0;
+  for (const job of settled.filter(X402_JOB)) await settleVideoPayment(job);
+  return settled.length > 0;
 }
 
 const ENDED = `"id", "workspaceId", "apiKeyId", "reservedAmount"::text AS "reservedAmount"`;
@@ -46,12 +58,12 @@ export async function failJob(jobId: string, code: string, message: string, atte
       jobId, code, message.slice(0, 2000), env.VIDEO_RETENTION_SECONDS, attempt ?? null,
     ),
   );
-  return released > 0;
+  return (await releasePaid(released)) > 0;
 }
 
 /** Fails (uncharged) every job not finished VIDEO_JOB_TIMEOUT_SECONDS after it was created; returns how many. */
 export async function failTimedOutJobs(): Promise<number> {
-  return releaseVideoJobs(
+  return releasePaid(await releaseVideoJobs(
     (tx) => tx.$queryRawUnsafe<EndedJob[]>(
       `UPDATE "VideoJob" SET "status" = 'failed', "errorCode" = 'timeout', "errorMessage" = $1,
         "completedAt" = now(), "expiresAt" = now() + make_interval(secs => $2::int)
@@ -59,7 +71,7 @@ export async function failTimedOutJobs(): Promise<number> {
       RETURNING ${ENDED}`,
       `The video was not rendered within ${env.VIDEO_JOB_TIMEOUT_SECONDS} seconds. Nothing was charged.`, env.VIDEO_RETENTION_SECONDS, env.VIDEO_JOB_TIMEOUT_SECONDS,
     ),
-  );
+  ));
 }
 
 /**

@@ -4,7 +4,7 @@
 // away, the producer is still run to its end (drain.ts): it finishes reading the node and bills.
 import type { Reply } from "../call";
 import { drainAfterDisconnect } from "../drain";
-import { DONE_FRAME, errorFrame, eventFrame } from "../sse-frames";
+import { DONE_FRAME, endFrames, errorFrame, eventFrame } from "../sse-frames";
 
 type SseReply = Extract<Reply, { kind: "sse" }>;
 
@@ -18,7 +18,8 @@ export function sseResponse(reply: SseReply): Response {
         const { value, done } = await iterator.next();
         if (cancelled) return; // the client left while we waited: drain() runs the rest
         if (done) {
-          if (reply.done) controller.enqueue(DONE_FRAME);
+          const end = endFrames(reply);
+          if (end) controller.enqueue(end);
           controller.close();
           return;
         }

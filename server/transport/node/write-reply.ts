@@ -8,7 +8,7 @@ import { errors } from "../../kernel/errors";
 import type { Reply, ReplyHeaders } from "../call";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
-import { DONE_FRAME, errorFrame, eventFrame } from "../sse-frames";
+import { DONE_FRAME, endFrames, errorFrame, eventFrame } from "../sse-frames";
 
 /** The event streams being written, each with the function that ends it at the shutdown deadline. */
 const openStreams = new Set<() => void>();
@@ -81,7 +81,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         return endWith(errors.shuttingDown());
       }
       if (step.done) {
-        res.end(reply.done ? DONE_FRAME : undefined);
+        res.end(endFrames(reply));
         return;
       }
       if (!(await write(res, eventFrame(step.value, reply.named)))) {

@@ -1,0 +1,41 @@
+// The charge of a call paid with x402: its cost in atomic units (rounded up; `exact` pays the
+// price it authorized), settled on chain and recorded, then reported to the client: in the
+// PAYMENT-RESPONSE header of the answer, and for a stream (whose headers went out first) in a
+// last `payment_response` event after the stream's end. A refused settlement fails the call (402).
+import type { PaymentRequirements } from "@x402/core/types";
+import type { Hold } from "../../ledger/hold";
+import type { UsageRecord } from "../../ledger/movements";
+import type { Money } from "../../kernel/money";
+import type { X402Payment } from "../../identity/principal";
+import { toAtomic } from "./amounts";
+import { failClaim, type Claim } from "./payment-claims";
+import { paymentRequired } from "./requirements";
+import type { PaymentServer } from "./resource-server";
+import { recordSettlement, settleOnChain } from "./settlement";
+import type { X402Context } from "./admit-payment";
+
+type Admitted = { ctx: X402Context; ps: PaymentServer; claim: Claim; requirements: PaymentRequirements; payment: X402Payment; hold: Hold; state: { settled: boolean } };
+
+export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord): Promise<void> {
+  const max = BigInt(a.requirements.amount);
+  const metered = toAtomic(charge, a.ps.config.decimals);
+  const amount = a.claim.scheme === "exact" ? max : metered < max ? metered : max;
+  const settleable = { id: a.claim.id, payer: a.claim.payer, scheme: a.claim.scheme, payment: a.payment, requirements: a.requirements };
+  const settled = await settleOnChain(a.ps, settleable, amount);
+  if (!settled.response.success) {
+    await failClaim(a.claim.id, settled.response.errorReason ?? "settle_failed");
+    a.hold.end();
+    throw await paymentRequired(a.ps, a.requirements, a.ctx.principal.resource, settled.response.errorReason ?? "settle_failed", settled.response.errorMessage);
+  }
+  try {
+    await recordSettlement(a.ps, settleable, settled, usage);
+  } finally {
+    // Settled on chain: never released, even if recording failed (the log says so; the chain has it).
+    a.state.settled = true;
+    a.hold.end();
+  }
+  const { encodePaymentResponseHeader } = await import("@x402/core/http");
+  const response = { ...settled.response, payer: settled.response.payer ?? a.claim.payer, amount: settled.amount.toString() };
+  (a.ctx.answerHeaders ??= {})["payment-response"] = encodePaymentResponseHeader(response);
+  a.ctx.trailers?.push(`event: payment_response\ndata: ${JSON.stringify(response)}\n\n`);
+}

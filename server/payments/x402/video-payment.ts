@@ -1,0 +1,45 @@
+// A video job paid with x402 (`exact`, for the seconds it asks for): its payment is verified and
+// claimed when the job is created and linked to it; it is settled on chain when the job completes
+// (by whichever process completes it) and released when the job fails, like the reservation a
+// workspace's job holds. The usage event has the job's id, as for workspaces.
+import type { PaymentRequirements } from "@x402/core/types";
+import { db } from "../../infra/db/client";
+import type { X402Payment } from "../../identity/principal";
+import { failClaim } from "./payment-claims";
+import { paymentServer } from "./resource-server";
+import { recordSettlement, settleOnChain } from "./settlement";
+
+type CompletedJob = { id: string; modelId: string; nodeId: string | null; billedSeconds: string; createdAt: Date };
+
+/** Links a verified payment to the job it pays for (in the job's creating transaction). */
+export async function linkVideoPayment(tx: { x402Payment: typeof db.x402Payment }, claimId: string, jobId: string): Promise<void> {
+  await tx.x402Payment.update({ where: { id: claimId }, data: { videoJobId: jobId } });
+}
+
+/** Settles the payment of a completed job and records its usage; a refusal is kept on the payment (the job stays completed). */
+export async function settleVideoPayment(job: CompletedJob): Promise<void> {
+  const row = await db.x402Payment.findUnique({ where: { videoJobId: job.id } });
+  if (!row || row.status !== "verified") return;
+  try {
+    const ps = await paymentServer();
+    const p = { id: row.id, payer: row.payer, scheme: row.scheme, payment: row.payload as unknown as X402Payment, requirements: row.requirements as unknown as PaymentRequirements };
+    const settled = await settleOnChain(ps, p, BigInt(p.requirements.amount));
+    if (!settled.response.success) return void (await failClaim(row.id, settled.response.errorReason ?? "settle_failed"));
+    await recordSettlement(ps, p, settled, {
+      eventId: job.id,
+      modelId: job.modelId,
+      nodeId: job.nodeId,
+      endpoint: "/v1/videos",
+      videoSeconds: job.billedSeconds,
+      latencyMs: Date.now() - job.createdAt.getTime(),
+    });
+  } catch (err) {
+    console.error(`x402: settling the payment of video job ${job.id} failed:`, err);
+    await failClaim(row.id, `settle_error: ${(err as Error).message}`).catch(() => undefined);
+  }
+}
+
+/** The jobs failed: their payments are released, nothing is settled. */
+export async function releaseVideoPayments(jobIds: string[]): Promise<void> {
+  await db.x402Payment.updateMany({ where: { videoJobId: { in: jobIds }, status: "verified" }, data: { status: "released", settledAt: new Date() } });
+}
