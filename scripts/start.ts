@@ -46,5 +46,11 @@ if (stack.demo) {
   process.stdout.write(`\n    ${stack.demo.secret}\n\n`);
   log(`Try: curl -H "Authorization: Bearer <the key above>" http://localhost:${env.PORT}/v1/models`);
 }
+if (stack.x402Wallet) {
+  const w = stack.x402Wallet;
+  log(`x402 is on, on a local chain (${w.network}, RPC ${w.rpcUrl}). Calls without an API key are answered 402 with what they accept.`);
+  log(`A demo payer holds 1,000,000 test USDC (${w.asset}): ${w.payer}`);
+  log("Pay with the official client: npm run cli -- x402 demo-wallet --json prints its key; docs/X402.md has a script.");
+}
 const reason = await stack.crashed;
 await shutdown(reason, 1);

@@ -23,6 +23,7 @@ import { freePort } from "../../server/infra/net/free-port";
 import { ensureDemoWorkspace } from "../../server/identity/workspaces/demo-workspace";
 import { ensureBuilt } from "./build";
 import { spawnGateway, spawnLocalNode, stopChild, supervise, waitForHttp, type Child } from "./processes";
+import { startLocalChain, type DemoWallet } from "./x402-local";
 
 export type StackOptions = {
   dataDir: string;
@@ -43,6 +44,8 @@ export type Stack = {
   localNodeUrl: string | null;
   secret: string;
   demo: { workspaceId: string; secret: string } | null;
+  /** X402_NETWORK=local: the dev chain's demo payer. */
+  x402Wallet: DemoWallet | null;
   /** Resolves when the gateway server exits on its own (a crash). The built-in node is restarted instead. */
   crashed: Promise<string>;
   stop: () => Promise<void>;
@@ -137,12 +140,25 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await checkAllNodes();
     check();
 
+    // X402_NETWORK=local: the dev chain the gateway's x402 payments are made on.
+    let x402Env: Record<string, string> = {};
+    let x402Wallet: DemoWallet | null = null;
+    if (env.X402_NETWORK === "local") {
+      opts.log("Starting the local x402 chain (anvil) and deploying its token, Permit2 and the x402 proxies");
+      const local = await startLocalChain(opts.dataDir, opts.stdio);
+      const exited = new Promise<number | null>(() => undefined);
+      track({ current: () => ({ name: "local chain", proc: { pid: local.anvil.pid } as Child["proc"], exited }), stop: () => local.anvil.stop() });
+      x402Env = local.env;
+      x402Wallet = local.wallet;
+      check();
+    }
+
     const gateway = spawnGateway(
       {
         port: opts.port,
         host: opts.host,
         distDir: opts.distDir,
-        env: { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir },
+        env: { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir, ...x402Env },
       },
       opts.stdio,
     );
@@ -151,7 +167,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const baseUrl = `http://127.0.0.1:${opts.port}`;
     await waitForHttp(`${baseUrl}/health`, gateway);
     const crashed = gateway.exited.then((code) => `${gateway.name} exited (code ${code})`);
-    return { baseUrl, databaseUrl, localNodeUrl, demo, secret, crashed, stop };
+    return { baseUrl, databaseUrl, localNodeUrl, demo, x402Wallet, secret, crashed, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

@@ -54,6 +54,9 @@ export function toReply(result: unknown, requestId: string, trailers?: string[])
 /** HEAD is served wherever GET is. */
 const withHead = (allowed: string[]): string[] => (allowed.includes("GET") ? [...allowed, "HEAD"] : allowed);
 
+/** The API key a client paying with x402 may pass to an SDK that requires one. */
+const X402_PLACEHOLDER = /^Bearer\s+x402\s*$/i;
+
 /** Every method a /v1 path may have, for a preflight to a path that is not one of ours. */
 const ANY_METHOD = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
 
@@ -92,9 +95,10 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
     const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
     if (!open) {
       const authorization = call.header("authorization") ?? null;
-      // No credential, and x402 is on: an operation x402 callers may call is paid for (or read) with x402.
+      // No credential (or the placeholder key `x402`, for SDKs that insist on one), and x402 is
+      // on: an operation x402 callers may call is paid for (or read) with x402.
       principal =
-        !authorization && match.kind === "served" && match.op.x402 && x402Enabled()
+        (!authorization || X402_PLACEHOLDER.test(authorization)) && match.kind === "served" && match.op.x402 && x402Enabled()
           ? await x402Principal(match.op, call.header("payment-signature"), call.selfOrigin() + call.path)
           : await authenticateBearer(authorization, spends);
       if (principal.kind !== "user") {

@@ -1,5 +1,5 @@
 -- CreateEnum
-CREATE TYPE "X402PaymentStatus" AS ENUM ('verified', 'settled', 'released', 'failed');
+CREATE TYPE "X402PaymentStatus" AS ENUM ('verified', 'settling', 'settled', 'released', 'failed');
 
 -- AlterTable
 ALTER TABLE "UsageEvent" ADD COLUMN     "payer" TEXT,

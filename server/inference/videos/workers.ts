@@ -7,6 +7,7 @@ import { blobStore } from "../../infra/storage/blob-store";
 import { db } from "../../infra/db/client";
 import type { RenderJobData } from "./create-video";
 import { failAbandonedJobs, failTimedOutJobs } from "./job-outcome";
+import { settlePendingVideoPayments } from "../../payments/x402/video-payment";
 import { renderVideoJob } from "./render-video";
 
 /**
@@ -73,6 +74,7 @@ export function startVideoSweeps(): void {
       await jobQueue();
       await failTimedOutJobs();
       await failAbandonedJobs();
+      await settlePendingVideoPayments();
       await deleteExpiredVideos();
     } finally {
       running = false;

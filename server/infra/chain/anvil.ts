@@ -16,6 +16,9 @@ export type AnvilOptions = {
   chainId?: number;
   /** "ignore" (default) keeps anvil quiet (its stderr is kept for error messages); "inherit" shows its output. */
   stdio?: "inherit" | "ignore";
+  /** Keep the chain's state in this file across runs (anvil --state): loaded at start if it
+   *  exists, written on stop (SIGTERM) and every 10 s meanwhile. In memory only by default. */
+  statePath?: string;
 };
 
 export type Anvil = {
@@ -64,7 +67,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   for (let i = 0; i < attempts; i++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await launch(bin, port, chainId, opts.stdio ?? "ignore");
+      return await launch(bin, port, chainId, opts.stdio ?? "ignore", opts.statePath);
     } catch (e) {
       lastError = e as Error;
     }
@@ -72,8 +75,9 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   throw lastError!;
 }
 
-async function launch(bin: string, port: number, chainId: number, stdio: "inherit" | "ignore"): Promise<Anvil> {
+async function launch(bin: string, port: number, chainId: number, stdio: "inherit" | "ignore", statePath?: string): Promise<Anvil> {
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId), "--silent"];
+  if (statePath) args.push("--state", statePath, "--state-interval", "10");
   const child = spawn(bin, args, { stdio: stdio === "inherit" ? "inherit" : ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8");
@@ -93,8 +97,9 @@ async function launch(bin: string, port: number, chainId: number, stdio: "inheri
     state.spawnError = e;
   });
 
+  // SIGTERM, not SIGKILL: anvil then still writes its state file after this process is gone.
   const killOnExit = () => {
-    if (!state.exited) child.kill("SIGKILL");
+    if (!state.exited) child.kill("SIGTERM");
   };
   process.once("exit", killOnExit);
 

@@ -1,0 +1,242 @@
+// x402: a client with a wallet and no account pays per call with the official x402 client
+// (@x402/fetch, the exact and upto EVM schemes, a viem account) on a local chain. 402 with what a
+// call accepts; paid calls served and settled for what they cost (chat, a stream, embeddings, an
+// image, a video job); the chain's balances match the usage events exactly; every bad payment is
+// refused with the x402 reason and nothing served or charged, a replay also across two instances;
+// a facilitator that cannot be reached is a 503.
+import OpenAI from "openai";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../server/infra/db/client";
+import { freePort } from "../../server/infra/net/free-port";
+import { money } from "../../server/kernel/money";
+import { startGatewayInstance, type GatewayInstance } from "../instances";
+import { sseFrames } from "../sse-frames";
+import { accountOf, payingFetch, startPaidChain, tokenBalance, usageOfPayer, usd, x402ClientFor, type PaidChain } from "../x402-fixtures";
+
+const CHAT = "local-chat-sim";
+const EMBED = "local-embed-ngram";
+const IMAGE = "local-image";
+const ask = (text: string) => [{ role: "user" as const, content: text }];
+
+let paid: PaidChain;
+let a: GatewayInstance;
+let b: GatewayInstance;
+
+beforeAll(async () => {
+  paid = await startPaidChain();
+  // VIDEO_WORKERS=1 on one instance: it renders (and settles) the x402 video job.
+  [a, b] = await Promise.all([startGatewayInstance({ env: { ...paid.env, VIDEO_WORKERS: "1", JOB_MONITOR_INTERVAL_SECONDS: "1" } }), startGatewayInstance({ env: paid.env })]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await paid?.anvil.stop();
+});
+
+const payer = () => accountOf(paid.chain.payerPrivateKey);
+
+/** The openai SDK paying with x402: the placeholder key `x402` and the official paying fetch. */
+const sdk = (url = a.url) => new OpenAI({ apiKey: "x402", baseURL: `${url}/v1`, fetch: payingFetch(payer()), maxRetries: 0 });
+
+const chatBody = (text: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model: CHAT, messages: ask(text), max_tokens: 16, ...extra });
+
+async function unpaid(url: string, path: string, body: string): Promise<{ res: Response; required: PaymentRequired; error: { code: string; type: string; message: string } }> {
+  const res = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
+  return { res, required, error: ((await res.json()) as { error: { code: string; type: string; message: string } }).error };
+}
+
+/** A payment signed by `key` for what the call's 402 accepts, with `tweak` applied to the requirements before signing. */
+async function signFor(path: string, body: string, tweak: (r: PaymentRequired["accepts"][number]) => PaymentRequired["accepts"][number] = (r) => r, key = paid.chain.payerPrivateKey) {
+  const { required } = await unpaid(a.url, path, body);
+  const accepts = required.accepts.map(tweak);
+  return x402ClientFor(accountOf(key)).createPaymentPayload({ ...required, accepts });
+}
+
+async function payWith(url: string, path: string, body: string, payload: unknown): Promise<Response> {
+  return fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json", "payment-signature": encodePaymentSignatureHeader(payload as never) }, body });
+}
+
+describe("402 with requirements", () => {
+  it("answers a metered call without credential 402: the upto scheme (Permit2) for its maximum, in the OpenAI error shape", async () => {
+    const { res, required, error } = await unpaid(a.url, "/v1/chat/completions", chatBody("hello"));
+    expect(res.status).toBe(402);
+    expect(error).toMatchObject({ code: "payment_required", type: "insufficient_quota" });
+    expect(required.x402Version).toBe(2);
+    expect(required.resource.url).toBe(`${a.url}/v1/chat/completions`);
+    expect(required.accepts).toHaveLength(1);
+    const [req] = required.accepts;
+    expect(req).toMatchObject({ scheme: "upto", network: paid.chain.network, payTo: paid.chain.payTo, extra: { assetTransferMethod: "permit2" } });
+    expect(req!.asset.toLowerCase()).toBe(paid.chain.asset.toLowerCase());
+    expect(BigInt(req!.amount)).toBeGreaterThan(0n);
+  });
+
+  it("asks the exact scheme (EIP-3009) for a price known up front, converted from the catalog's decimals exactly", async () => {
+    const { res, required } = await unpaid(a.url, "/v1/images/generations", JSON.stringify({ model: IMAGE, prompt: "a square", n: 2, size: "1024x1024" }));
+    expect(res.status).toBe(402);
+    const [req] = required.accepts;
+    expect(req).toMatchObject({ scheme: "exact", extra: { name: paid.chain.assetName, version: paid.chain.assetVersion } });
+    // 2 images: the 402 asks for exactly twice the price of one (rounded up to the token's unit).
+    const one = await unpaid(a.url, "/v1/images/generations", JSON.stringify({ model: IMAGE, prompt: "a square", n: 1, size: "1024x1024" }));
+    expect(BigInt(req!.amount)).toBe(2n * BigInt(one.required.accepts[0]!.amount));
+  });
+
+  it("still answers 401 to a call that cannot be paid with x402, and 400 to an invalid one before asking for money", async () => {
+    const list = await fetch(`${a.url}/v1/videos`);
+    expect(list.status).toBe(401);
+    const bad = await fetch(`${a.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: CHAT }) });
+    expect(bad.status).toBe(400);
+    const models = await fetch(`${a.url}/v1/models`);
+    expect(models.status).toBe(200);
+  });
+});
+
+describe("pay and serve", () => {
+  it("serves chat, a stream, embeddings and an image paid by the official client; the chain's balances move by exactly the usage events", async () => {
+    const who = payer().address;
+    const [payerBefore, payToBefore] = await Promise.all([tokenBalance(paid.chain, who), tokenBalance(paid.chain, paid.chain.payTo)]);
+    const usageBefore = await usageOfPayer(who);
+
+    const openai = sdk();
+    const chat = await openai.chat.completions.create({ model: CHAT, messages: ask("say something"), max_tokens: 12 }).withResponse();
+    expect(chat.data.choices[0]!.message.content).toBeTruthy();
+    const settlement = decodePaymentResponseHeader(chat.response.headers.get("payment-response")!);
+    expect(settlement).toMatchObject({ success: true, network: paid.chain.network });
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(settlement.payer!.toLowerCase()).toBe(who.toLowerCase());
+
+    const embedded = await openai.embeddings.create({ model: EMBED, input: ["a paid embedding"] }).withResponse();
+    expect(embedded.data.data).toHaveLength(1);
+    expect(embedded.response.headers.get("payment-response")).toBeTruthy();
+
+    const image = await openai.images.generate({ model: IMAGE, prompt: "a paid square", n: 1, size: "1024x1024" }).withResponse();
+    expect(image.data.data).toHaveLength(1);
+    const imageSettlement = decodePaymentResponseHeader(image.response.headers.get("payment-response")!);
+    expect(imageSettlement.success).toBe(true);
+
+    // A stream: the settlement comes after [DONE], in a `payment_response` event.
+    const res = await payingFetch(payer())(`${a.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: chatBody("stream please", { stream: true }) });
+    expect(res.status).toBe(200);
+    const frames: string[] = [];
+    for await (const frame of sseFrames(res.body!)) frames.push(frame.raw);
+    const done = frames.findIndex((f) => f.includes("data: [DONE]"));
+    expect(done).toBeGreaterThan(0);
+    const trailer = frames.slice(done + 1).find((f) => f.startsWith("event: payment_response"));
+    expect(trailer, frames.join("\n")).toBeTruthy();
+    const streamed = JSON.parse(trailer!.split("\n").find((l) => l.startsWith("data: "))!.slice(6)) as { success: boolean; transaction: string; amount: string };
+    expect(streamed.success).toBe(true);
+    expect(streamed.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const [payerAfter, payToAfter] = await Promise.all([tokenBalance(paid.chain, who), tokenBalance(paid.chain, paid.chain.payTo)]);
+    const usageAfter = await usageOfPayer(who);
+    const newEvents = usageAfter.events.slice(usageBefore.events.length);
+    expect(newEvents.map((e) => e.endpoint).sort()).toEqual(["/v1/chat/completions", "/v1/chat/completions", "/v1/embeddings", "/v1/images/generations"]);
+    for (const e of newEvents) {
+      expect(e.paymentScheme).toBe(e.endpoint === "/v1/images/generations" ? "exact" : "upto");
+      expect(e.paymentTx).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+    const charged = usageAfter.cost.minus(usageBefore.cost);
+    expect(usd(payerBefore - payerAfter).toFixed()).toBe(charged.toFixed());
+    expect(usd(payToAfter - payToBefore).toFixed()).toBe(charged.toFixed());
+    expect(money(streamed.amount).gt(0)).toBe(true);
+  });
+
+  it("creates a video job paid with exact, and settles it when the job completes", async () => {
+    const who = payer().address;
+    const payerBefore = await tokenBalance(paid.chain, who);
+    const res = await payingFetch(payer())(`${a.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "local-video", prompt: "a paid fox", seconds: 1, size: "320x180" }) });
+    expect(res.status).toBe(200);
+    const job = (await res.json()) as { id: string; status: string };
+    expect(job.status).toBe("queued");
+    const payment = await db.x402Payment.findUniqueOrThrow({ where: { videoJobId: job.id } });
+    expect(payment).toMatchObject({ scheme: "exact", status: "verified" });
+    // The payer reads its job by id without a credential, until it completes.
+    let status = job.status;
+    const deadline = Date.now() + 90_000;
+    while (!["completed", "failed"].includes(status) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = ((await (await fetch(`${a.url}/v1/videos/${job.id}`)).json()) as { status: string }).status;
+    }
+    expect(status).toBe("completed");
+    let settled = payment;
+    while (settled.status !== "settled" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      settled = await db.x402Payment.findUniqueOrThrow({ where: { id: payment.id } });
+    }
+    expect(settled.status).toBe("settled");
+    const event = await db.usageEvent.findUniqueOrThrow({ where: { id: job.id } });
+    expect(event).toMatchObject({ payer: who.toLowerCase(), paymentScheme: "exact", paymentTx: settled.txHash, endpoint: "/v1/videos" });
+    const payerAfter = await tokenBalance(paid.chain, who);
+    expect(usd(payerBefore - payerAfter).toFixed()).toBe(event.cost.toFixed());
+    expect((payerBefore - payerAfter).toString()).toBe(payment.maxAmount.toFixed(0));
+  }, 120_000);
+});
+
+describe("bad payments: 402 with the x402 reason, nothing served, nothing charged", () => {
+  async function refused(res: Response) {
+    expect(res.status).toBe(402);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("payment_required");
+    const required = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
+    expect(required.error, body.error.message).toBeTruthy();
+    return required.error!;
+  }
+
+  it("refuses a bad signature, a wrong network, a wrong asset, an amount below the price, an expired authorization and a payer without funds", async () => {
+    const who = payer().address;
+    const before = await tokenBalance(paid.chain, who);
+    const eventsBefore = (await usageOfPayer(who)).events.length;
+    const path = "/v1/images/generations";
+    const body = JSON.stringify({ model: IMAGE, prompt: "refused", n: 1, size: "1024x1024" });
+
+    const good = await signFor(path, body);
+    const auth = (good.payload as { signature: string }).signature;
+    const tampered = { ...good, payload: { ...good.payload, signature: `${auth.slice(0, -4)}${auth.slice(-4) === "1b1b" ? "1c1c" : "1b1b"}` } };
+    const reasons: Record<string, string> = {};
+    reasons.signature = await refused(await payWith(a.url, path, body, tampered));
+    reasons.network = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, network: "eip155:84532" }))));
+    reasons.asset = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" }))));
+    reasons.amount = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, amount: (BigInt(r.amount) - 1n).toString() }))));
+    reasons.expired = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, maxTimeoutSeconds: 1 }))));
+    // Anvil's account 5 has ether but none of the token.
+    const broke = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
+    reasons.funds = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => r, broke)));
+    for (const [what, reason] of Object.entries(reasons)) expect(reason, what).toMatch(/^[a-z0-9_]+$/);
+    expect(reasons.funds).toMatch(/insufficient/);
+
+    expect(await tokenBalance(paid.chain, who)).toBe(before);
+    expect((await usageOfPayer(who)).events.length).toBe(eventsBefore);
+  });
+
+  it("serves a payment once: a replay is refused (nonce_already_used), also when sent to two instances at once", async () => {
+    const path = "/v1/chat/completions";
+    const body = chatBody("once");
+    const payload = await signFor(path, body);
+    const first = await payWith(a.url, path, body, payload);
+    expect(first.status).toBe(200);
+    const again = await payWith(b.url, path, body, payload);
+    expect(again.status).toBe(402);
+    expect(decodePaymentRequiredHeader(again.headers.get("payment-required")!).error).toBe("nonce_already_used");
+
+    const racer = await signFor(path, body);
+    const answers = await Promise.all([payWith(a.url, path, body, racer), payWith(b.url, path, body, racer)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 402]);
+    const payments = await db.x402Payment.findMany({ where: { payer: payer().address.toLowerCase(), nonce: String((racer.payload as { permit2Authorization: { nonce: string } }).permit2Authorization.nonce).toLowerCase() } });
+    expect(payments).toHaveLength(1);
+    expect(payments[0]!.status).toBe("settled");
+  });
+
+  it("answers 503 when the facilitator cannot be reached, and charges nothing", async () => {
+    const port = await freePort();
+    const down = await startGatewayInstance({ env: { ...paid.env, X402_FACILITATOR_URL: `http://127.0.0.1:${port}` } });
+    try {
+      const res = await fetch(`${down.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: chatBody("down") });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("facilitator_unavailable");
+    } finally {
+      await down.stop();
+    }
+  }, 60_000);
+});

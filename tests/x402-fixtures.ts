@@ -1,0 +1,60 @@
+// A local chain with the x402 contracts, gateway instances paid on it, and a payer using the
+// official x402 client (@x402/fetch with the exact and upto EVM schemes over a viem account).
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { x402Client } from "@x402/core/client";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { UptoEvmScheme } from "@x402/evm/upto/client";
+import { createPublicClient, erc20Abi, http, type Hex } from "viem";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { db } from "../server/infra/db/client";
+import { startAnvil, type Anvil } from "../server/infra/chain/anvil";
+import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "../server/infra/chain/deploy-local";
+import { money, type Money } from "../server/kernel/money";
+
+export type PaidChain = { anvil: Anvil; chain: LocalX402Chain; env: Record<string, string> };
+
+export async function startPaidChain(): Promise<PaidChain> {
+  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID });
+  const chain = await deployLocalX402(anvil.rpcUrl);
+  const env = {
+    X402_NETWORK: chain.network,
+    X402_RPC_URL: chain.rpcUrl,
+    X402_ASSET: chain.asset,
+    X402_ASSET_NAME: chain.assetName,
+    X402_ASSET_VERSION: chain.assetVersion,
+    X402_ASSET_DECIMALS: String(chain.decimals),
+    X402_PAY_TO: chain.payTo,
+    X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorPrivateKey,
+  };
+  return { anvil, chain, env };
+}
+
+/** The official client, unchanged: fetch that pays 402s with the account. */
+export function payingFetch(account: PrivateKeyAccount): typeof fetch {
+  const client = new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account));
+  return wrapFetchWithPayment(fetch, client);
+}
+
+export function x402ClientFor(account: PrivateKeyAccount): x402Client {
+  return new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account));
+}
+
+export function accountOf(key: Hex): PrivateKeyAccount {
+  return privateKeyToAccount(key);
+}
+
+/** The token balance of an address, in atomic units. */
+export async function tokenBalance(chain: LocalX402Chain, who: `0x${string}`): Promise<bigint> {
+  const client = createPublicClient({ transport: http(chain.rpcUrl) });
+  return client.readContract({ address: chain.asset, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+}
+
+/** What the usage events of a payer add up to, in USD (exact). */
+export async function usageOfPayer(payer: string): Promise<{ cost: Money; events: { id: string; cost: string; paymentScheme: string | null; paymentTx: string | null; endpoint: string }[] }> {
+  const events = await db.usageEvent.findMany({ where: { payer: payer.toLowerCase() }, orderBy: { createdAt: "asc" } });
+  const rows = events.map((e) => ({ id: e.id, cost: e.cost.toFixed(), paymentScheme: e.paymentScheme, paymentTx: e.paymentTx, endpoint: e.endpoint }));
+  return { cost: rows.reduce((acc, r) => acc.plus(r.cost), money(0)), events: rows };
+}
+
+/** Atomic units of a 6-decimal token as USD. */
+export const usd = (atomic: bigint, decimals = 6): Money => money(atomic.toString()).dividedBy(money(10).pow(decimals));
