@@ -46,7 +46,7 @@ CREATE UNIQUE INDEX "X402Payment_network_asset_payer_nonce_key" ON "X402Payment"
 -- CreateIndex
 CREATE INDEX "UsageEvent_payer_createdAt_idx" ON "UsageEvent"("payer", "createdAt");
 
--- The workspace x402 calls are recorded in: it has no members and no credit; each payment is
+-- The workspace x402 calls are recorded in: it has no members and no credit. Each payment is
 -- credited to it and charged by its call in the same statement, so its balance stays at zero.
 INSERT INTO "Workspace" ("id", "name", "balance", "createdAt", "updatedAt")
 VALUES ('ws_x402', 'x402 payments', 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)

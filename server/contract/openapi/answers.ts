@@ -65,9 +65,16 @@ function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $
   return Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, description]) => [String(status), errorRef(status, description)]));
 }
 
+const X402_NOTES = {
+  exact: "**x402**: without an API key, payable with an x402 payment (`exact` scheme, the price up front) when the operator enabled x402.",
+  upto: "**x402**: without an API key, payable with an x402 payment (`upto` scheme: up to the call's highest cost, settled for its metered cost) when the operator enabled x402.",
+  read: "**x402**: open without an API key when the operator enabled x402.",
+} as const;
+
 function pricingNote(op: AnyOperation): string | undefined {
   const p = op.pricing;
-  return p.kind === "free" ? undefined : `**Billed** (${p.unit.replace("_", " ")}): ${p.note}.`;
+  const notes = [p.kind === "free" ? null : `**Billed** (${p.unit.replace("_", " ")}): ${p.note}.`, op.x402 ? X402_NOTES[op.x402] : null].filter(Boolean);
+  return notes.length ? notes.join("\n\n") : undefined;
 }
 
 export function servedRoute(op: AnyOperation): RouteConfig {

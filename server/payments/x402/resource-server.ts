@@ -27,7 +27,11 @@ async function builtInFacilitator(config: X402Config & { facilitator: { kind: "b
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [config.facilitator.rpcUrl] } },
   });
-  const client = viem.createWalletClient({ account, chain, transport: viem.http(config.facilitator.rpcUrl, { timeout: 10_000 }) }).extend(viem.publicActions);
+  // Receipts are polled every 100 ms (viem's default is 4 s: a settlement would wait that long on a
+  // chain that mines at once, and half a block on most L2s).
+  const client = viem
+    .createWalletClient({ account, chain, transport: viem.http(config.facilitator.rpcUrl, { timeout: 10_000 }), pollingInterval: 100 })
+    .extend(viem.publicActions);
   // A viem wallet client with public actions is what the x402 facilitator signer wraps.
   const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never, { confirmationTimeoutMs: 60_000 });
   const facilitator = new x402Facilitator().register(config.network, new ExactEvmScheme(signer)).register(config.network, new UptoEvmScheme(signer));
