@@ -35,8 +35,9 @@ export function payingFetch(account: PrivateKeyAccount): typeof fetch {
   return wrapFetchWithPayment(fetch, client);
 }
 
+/** A client that signs whatever it is asked to (no spend controls): for crafting payments the gateway must refuse. */
 export function x402ClientFor(account: PrivateKeyAccount): x402Client {
-  return new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account));
+  return new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account)).setSpendControls(false);
 }
 
 export function accountOf(key: Hex): PrivateKeyAccount {

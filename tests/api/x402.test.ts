@@ -196,8 +196,8 @@ describe("bad payments: 402 with the x402 reason, nothing served, nothing charge
     const tampered = { ...good, payload: { ...good.payload, signature: `${auth.slice(0, -4)}${auth.slice(-4) === "1b1b" ? "1c1c" : "1b1b"}` } };
     const reasons: Record<string, string> = {};
     reasons.signature = await refused(await payWith(a.url, path, body, tampered));
-    reasons.network = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, network: "eip155:84532" }))));
-    reasons.asset = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" }))));
+    reasons.network = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, network: "eip155:8453" }))));
+    reasons.asset = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }))));
     reasons.amount = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, amount: (BigInt(r.amount) - 1n).toString() }))));
     reasons.expired = await refused(await payWith(a.url, path, body, await signFor(path, body, (r) => ({ ...r, maxTimeoutSeconds: 1 }))));
     // Anvil's account 5 has ether but none of the token.

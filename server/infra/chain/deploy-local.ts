@@ -183,7 +183,8 @@ export async function deployLocalX402(rpcUrl: string): Promise<LocalX402Chain> {
     const { abi, bytecode } = artifacts[name];
     const initCode = encodeDeployData({ abi, bytecode, args });
     await testClient.setCode({ address: target, bytecode: initCode });
-    const { data: runtime } = await publicClient.call({ to: target });
+    // From the deployer, as the real transaction below (a constructor may keep msg.sender, e.g. LocalUSDC's minter).
+    const { data: runtime } = await publicClient.call({ to: target, account: deployer.account.address });
     if (!runtime || runtime === "0x") throw new Error(`local chain: ${name}'s constructor returned no code at ${target}`);
     await mined(await deployerWallet.sendTransaction({ to: target }), `${name}'s constructor at ${target}`);
     await testClient.setCode({ address: target, bytecode: runtime });
