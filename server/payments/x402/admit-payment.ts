@@ -29,6 +29,16 @@ export async function serverOrUnavailable(): Promise<PaymentServer> {
   }
 }
 
+/** The term the payment was signed for that differs from what the call accepts (the facilitator checks the rest). */
+function mismatchOf(payment: X402Payment, requirements: PaymentRequirements): string | null {
+  const accepted = payment.accepted as Partial<Record<"scheme" | "asset" | "payTo", unknown>>;
+  const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
+  if (!same(accepted.scheme, requirements.scheme)) return "scheme_mismatch";
+  if (!same(accepted.asset, requirements.asset)) return "asset_mismatch";
+  if (!same(accepted.payTo, requirements.payTo)) return "pay_to_mismatch";
+  return null;
+}
+
 export type VerifiedPayment = { ps: PaymentServer; requirements: PaymentRequirements; claim: Claim; payment: X402Payment };
 
 /** Verifies the call's payment and claims it, or throws 402 (what it accepts, or why its payment was refused) or 503. */
@@ -38,6 +48,8 @@ export async function verifyCallPayment(ctx: X402Context, call: PaidCall): Promi
   const ps = await serverOrUnavailable();
   const requirements = await requirementsFor(ps, { scheme, maxCost: call.maxCost, timeoutSeconds: call.timeoutSeconds ?? ps.config.maxTimeoutSeconds });
   if (!payment) throw await paymentRequired(ps, requirements, resource);
+  const mismatch = mismatchOf(payment, requirements);
+  if (mismatch) throw await paymentRequired(ps, requirements, resource, mismatch, "the payment was signed for other terms than the call accepts");
   const signer = signedBy(payment);
   if (!signer) throw await paymentRequired(ps, requirements, resource, "invalid_payload", "the payment names no payer and nonce");
   const claim = await claimPayment(payment, requirements, { endpoint: call.endpoint, modelId: call.model }, signer);
