@@ -20,6 +20,7 @@ const EXPOSED = [
   "accept-ranges",
   "payment-required",
   "payment-response",
+  "server-timing",
 ].join(", ");
 
 /** Request headers a preflight may ask for when it does not say (OpenAI's SDKs send these). */

@@ -39,6 +39,13 @@ function mismatchOf(payment: X402Payment, requirements: PaymentRequirements): st
   return null;
 }
 
+/** Adds a phase's duration to the answer's Server-Timing header (what x402 adds to a call, for its client and for benches). */
+export function noteTiming(ctx: CallContext, phase: string, since: number): void {
+  const entry = `${phase};dur=${(performance.now() - since).toFixed(1)}`;
+  const headers = (ctx.answerHeaders ??= {});
+  headers["server-timing"] = headers["server-timing"] ? `${headers["server-timing"]}, ${entry}` : entry;
+}
+
 export type VerifiedPayment = { ps: PaymentServer; requirements: PaymentRequirements; claim: Claim; payment: X402Payment };
 
 /** Verifies the call's payment and claims it, or throws 402 (what it accepts, or why its payment was refused) or 503. */
@@ -55,8 +62,10 @@ export async function verifyCallPayment(ctx: X402Context, call: PaidCall): Promi
   const claim = await claimPayment(payment, requirements, { endpoint: call.endpoint, modelId: call.model }, signer);
   if (!claim) throw await paymentRequired(ps, requirements, resource, "nonce_already_used", "this payment was used before");
   let verdict;
+  const started = performance.now();
   try {
     verdict = await ps.server.verifyPayment(payment as never, requirements);
+    noteTiming(ctx, "x402-verify", started);
   } catch (err) {
     await dropClaim(claim.id);
     throw facilitatorUnavailable(err);

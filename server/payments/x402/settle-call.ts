@@ -12,7 +12,7 @@ import { failClaim, type Claim } from "./payment-claims";
 import { paymentRequired } from "./requirements";
 import type { PaymentServer } from "./resource-server";
 import { recordSettlement, settleOnChain } from "./settlement";
-import type { X402Context } from "./admit-payment";
+import { noteTiming, type X402Context } from "./admit-payment";
 
 type Admitted = { ctx: X402Context; ps: PaymentServer; claim: Claim; requirements: PaymentRequirements; payment: X402Payment; hold: Hold; state: { settled: boolean } };
 
@@ -21,14 +21,18 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
   const metered = toAtomic(charge, a.ps.config.decimals);
   const amount = a.claim.scheme === "exact" ? max : metered < max ? metered : max;
   const settleable = { id: a.claim.id, payer: a.claim.payer, scheme: a.claim.scheme, payment: a.payment, requirements: a.requirements };
+  let since = performance.now();
   const settled = await settleOnChain(a.ps, settleable, amount);
+  noteTiming(a.ctx, "x402-settle", since);
   if (!settled.response.success) {
     await failClaim(a.claim.id, settled.response.errorReason ?? "settle_failed");
     a.hold.end();
     throw await paymentRequired(a.ps, a.requirements, a.ctx.principal.resource, settled.response.errorReason ?? "settle_failed", settled.response.errorMessage);
   }
+  since = performance.now();
   try {
     await recordSettlement(a.ps, settleable, settled, usage);
+    noteTiming(a.ctx, "x402-record", since);
   } finally {
     // Settled on chain: never released, even if recording failed (the log says so; the chain has it).
     a.state.settled = true;
