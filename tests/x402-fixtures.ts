@@ -15,7 +15,10 @@ export type PaidChain = { anvil: Anvil; chain: LocalX402Chain; env: Record<strin
 
 export async function startPaidChain(): Promise<PaidChain> {
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID });
-  const chain = await deployLocalX402(anvil.rpcUrl);
+  const chain = await deployLocalX402(anvil.rpcUrl).catch(async (err: unknown) => {
+    await anvil.stop();
+    throw err;
+  });
   const env = {
     X402_NETWORK: chain.network,
     X402_RPC_URL: chain.rpcUrl,
