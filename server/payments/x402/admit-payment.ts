@@ -59,17 +59,22 @@ export async function verifyCallPayment(ctx: X402Context, call: PaidCall): Promi
   if (mismatch) throw await paymentRequired(ps, requirements, resource, mismatch, "the payment was signed for other terms than the call accepts");
   const signer = signedBy(payment);
   if (!signer) throw await paymentRequired(ps, requirements, resource, "invalid_payload", "the payment names no payer and nonce");
-  const claim = await claimPayment(payment, requirements, { endpoint: call.endpoint, modelId: call.model }, signer);
-  if (!claim) throw await paymentRequired(ps, requirements, resource, "nonce_already_used", "this payment was used before");
-  let verdict;
+  // The nonce is claimed while the facilitator verifies (both are round trips; a replay loses
+  // only the verification it started).
   const started = performance.now();
-  try {
-    verdict = await ps.server.verifyPayment(payment as never, requirements);
-    noteTiming(ctx, "x402-verify", started);
-  } catch (err) {
+  const [claimed, verified] = await Promise.allSettled([
+    claimPayment(payment, requirements, { endpoint: call.endpoint, modelId: call.model }, signer),
+    ps.server.verifyPayment(payment as never, requirements),
+  ]);
+  if (claimed.status === "rejected") throw claimed.reason;
+  const claim = claimed.value;
+  if (!claim) throw await paymentRequired(ps, requirements, resource, "nonce_already_used", "this payment was used before");
+  if (verified.status === "rejected") {
     await dropClaim(claim.id);
-    throw facilitatorUnavailable(err);
+    throw facilitatorUnavailable(verified.reason);
   }
+  noteTiming(ctx, "x402-verify", started);
+  const verdict = verified.value;
   if (!verdict.isValid) {
     await dropClaim(claim.id);
     throw await paymentRequired(ps, requirements, resource, verdict.invalidReason ?? "invalid_payment", verdict.invalidMessage);

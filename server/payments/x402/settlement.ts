@@ -28,13 +28,23 @@ export async function settleOnChain(ps: PaymentServer, p: Settleable, amount: bi
   return { response, amount: response.amount ? BigInt(response.amount) : amount };
 }
 
+let workspaceReady: Promise<void> | undefined;
+
+/** The x402 workspace exists (the migration made it; a database restored without it gets it back). */
+async function ensureWorkspace(): Promise<void> {
+  await db.$executeRaw`INSERT INTO "Workspace" ("id", "name", "balance", "updatedAt") VALUES (${X402_WORKSPACE_ID}, 'x402 payments', 0, now()) ON CONFLICT ("id") DO NOTHING`;
+}
+
 /** Records a settled payment with its call's usage in the ledger, once (the event id is the idempotency key). */
 export async function recordSettlement(ps: PaymentServer, p: Settleable, settled: Settled, usage: UsageRecord): Promise<void> {
   const cost = fromAtomic(settled.amount, ps.config.decimals);
   const tx = settled.response.transaction || null;
   const entryId = newId("cred");
+  await (workspaceReady ??= ensureWorkspace().catch((err) => {
+    workspaceReady = undefined;
+    throw err;
+  }));
   await db.$transaction(async (q) => {
-    await q.$executeRaw`INSERT INTO "Workspace" ("id", "name", "balance", "updatedAt") VALUES (${X402_WORKSPACE_ID}, 'x402 payments', 0, now()) ON CONFLICT ("id") DO NOTHING`;
     await applyMovements(q, [
       {
         id: `credit:x402:${usage.eventId}`,
