@@ -9,6 +9,7 @@ import { planCommands } from "./cli/plan-commands";
 import { sessionCommands } from "./cli/session-commands";
 import { signingKeyCommands } from "./cli/signing-key-commands";
 import { workspaceCommands } from "./cli/workspace-commands";
+import { x402Commands, x402OfflineCommands } from "./cli/x402-commands";
 
 const COMMANDS: Record<string, Command> = {
   ...workspaceCommands,
@@ -18,7 +19,11 @@ const COMMANDS: Record<string, Command> = {
   ...signingKeyCommands,
   ...issuerCommands,
   ...nodeCommands,
+  ...x402Commands,
 };
+
+/** Commands that need no database (they read files): run without connecting. */
+const OFFLINE = new Set([...x402OfflineCommands]);
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -33,7 +38,8 @@ if (!group || group === "help" || group === "--help" || group === "-h") {
   }
   fail(USAGE, 2);
 }
-const command = COMMANDS[`${group} ${action ?? ""}`];
+const name = `${group} ${action ?? ""}`;
+const command = COMMANDS[name];
 if (!command) fail(`error: unknown command "${[group, action].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
 
 let close: (() => Promise<void>) | undefined;
@@ -41,7 +47,7 @@ let exitCode = 0;
 try {
   // Arguments are checked before any database is touched.
   const run = command(rest);
-  close = await connectForCli();
+  if (!OFFLINE.has(name)) close = await connectForCli();
   print(await run());
 } catch (err) {
   // Invalid arguments (flags, or values the services' schemas reject) are usage errors.

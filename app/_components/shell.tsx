@@ -22,7 +22,10 @@ const NAV = [
   { href: "settings", label: "Settings" },
   { href: "network", label: "Network status" },
 ];
-const OPERATOR_NAV = [{ href: "nodes", label: "Nodes" }];
+const OPERATOR_NAV = [
+  { href: "nodes", label: "Nodes" },
+  { href: "x402", label: "x402 revenue" },
+];
 
 function WorkspaceSwitcher() {
   const { workspace, session } = useWorkspace();

@@ -37,6 +37,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   node list [--json]
   node remove NODE_ID [--json]
   model list [--json]
+  x402 revenue [--days N] [--json]
+  x402 payments [--limit N] [--json]
+  x402 demo-wallet [--json]
 
 Amounts are USD decimal strings (e.g. 25 or 0.5). The database is the one the gateway uses:
 DATABASE_URL when set, otherwise the embedded one under DATA_DIR.
@@ -51,7 +54,12 @@ only the flags given. session list shows sessions alive now; --all also expired 
 
 workspace limits sets the defaults every key and subject of the workspace gets where its plan
 sets none; a flag not given leaves that default as it is, "none" removes it, and with no flag
-the command prints the current defaults.`;
+the command prints the current defaults.
+
+x402 revenue: what x402 payers paid per UTC day and per model over the last --days (1 to 366,
+default 30), in USD. x402 payments: the latest --limit payments (default 50, at most 1000) with
+their status and amounts in atomic units of the asset. x402 demo-wallet: the local dev chain's
+funded payer (written by \`X402_NETWORK=local npm start\`); needs no database.`;
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -10,6 +10,7 @@ import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
 import { workspacesRouter } from "./routers/workspaces";
+import { x402Router } from "./routers/x402";
 
 export const appRouter = router({
   chat: contractRouter(contract.chat),
@@ -31,6 +32,7 @@ export const appRouter = router({
   playground: playgroundRouter,
   usage: usageRouter,
   workspaces: workspacesRouter,
+  x402: x402Router,
 });
 export type AppRouter = typeof appRouter;
 

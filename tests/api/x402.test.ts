@@ -5,6 +5,8 @@
 // refused with the x402 reason and nothing served or charged, a replay also across two instances;
 // a facilitator that cannot be reached is a 503.
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { authorizationTypes } from "@x402/evm";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -189,6 +191,74 @@ describe("pay and serve", () => {
     expect(usd(payerBefore - payerAfter).toFixed()).toBe(event.cost.toFixed());
     expect((payerBefore - payerAfter).toString()).toBe(payment.maxAmount.toFixed(0));
   }, 120_000);
+});
+
+describe("more of what x402 pays for", () => {
+  it("pays speech with exact (the audio is sent whole, with PAYMENT-RESPONSE) and ends a responses stream with its payment_response event", async () => {
+    const openai = sdk();
+    const speech = await openai.audio.speech.create({ model: "local-tts", voice: "alloy", input: "a paid sentence" }).withResponse();
+    expect((await speech.data.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    expect(decodePaymentResponseHeader(speech.response.headers.get("payment-response")!)).toMatchObject({ success: true });
+
+    const res = await payingFetch(payer())(`${a.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: CHAT, input: "a paid streamed response", max_output_tokens: 16, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const events: string[] = [];
+    for await (const frame of sseFrames(res.body!)) events.push(frame.raw.split("\n")[0]!);
+    // Its terminal event (incomplete: max_output_tokens ran out), then the settlement.
+    expect(events.at(-2)).toMatch(/^event: response\.(completed|incomplete)$/);
+    expect(events.at(-1)).toBe("event: payment_response");
+    // A payer cannot continue a stored response (it has none) nor run one in the background.
+    const bg = await payingFetch(payer())(`${a.url}/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: CHAT, input: "x", background: true }) });
+    expect(bg.status).toBe(400);
+    expect(((await bg.json()) as { error: { param: string } }).error.param).toBe("background");
+  });
+
+  it("verifies and settles through a remote facilitator given by URL", async () => {
+    // The official facilitator (the same schemes over the same chain), served over HTTP as
+    // /verify, /settle and /supported, as a hosted facilitator would be.
+    const { x402Facilitator } = await import("@x402/core/facilitator");
+    const { toFacilitatorEvmSigner } = await import("@x402/evm");
+    const { ExactEvmScheme } = await import("@x402/evm/exact/facilitator");
+    const { UptoEvmScheme } = await import("@x402/evm/upto/facilitator");
+    const viem = await import("viem");
+    const account = accountOf(paid.chain.facilitatorPrivateKey);
+    const chain = viem.defineChain({ id: paid.chain.chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [paid.chain.rpcUrl] } } });
+    const wallet = viem.createWalletClient({ account: accountOf(paid.chain.facilitatorPrivateKey), chain, transport: viem.http(paid.chain.rpcUrl), pollingInterval: 50 }).extend(viem.publicActions);
+    const signer = toFacilitatorEvmSigner(Object.assign(wallet, { address: account.address }) as never);
+    const facilitator = new x402Facilitator().register(paid.chain.network, new ExactEvmScheme(signer)).register(paid.chain.network, new UptoEvmScheme(signer));
+    const calls: string[] = [];
+    const server = createServer(async (req, res) => {
+      calls.push(req.url!);
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
+      const result =
+        req.url === "/supported" ? facilitator.getSupported()
+        : req.url === "/verify" ? await facilitator.verify(body.paymentPayload, body.paymentRequirements)
+        : await facilitator.settle(body.paymentPayload, body.paymentRequirements);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const remote = await startGatewayInstance({ env: { ...paid.env, X402_FACILITATOR_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } });
+    try {
+      const who = payer().address;
+      const before = await tokenBalance(paid.chain, who);
+      const res = await payingFetch(payer())(`${remote.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: chatBody("remote") });
+      expect(res.status).toBe(200);
+      const settlement = decodePaymentResponseHeader(res.headers.get("payment-response")!);
+      expect(settlement.success).toBe(true);
+      expect(calls).toEqual(expect.arrayContaining(["/supported", "/verify", "/settle"]));
+      const event = await db.usageEvent.findFirstOrThrow({ where: { paymentTx: settlement.transaction } });
+      expect(usd(before - (await tokenBalance(paid.chain, who))).toFixed()).toBe(event.cost.toFixed());
+    } finally {
+      await remote.stop();
+      server.close();
+    }
+  }, 60_000);
 });
 
 describe("bad payments: 402 with the x402 reason, nothing served, nothing charged", () => {

@@ -4,7 +4,8 @@
 import { db } from "../../infra/db/client";
 import { formatMoney, money } from "../../kernel/money";
 import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
-import { x402Config } from "./config";
+import { utcTimestamp } from "../../ledger/usage/usage-filter";
+import { x402Config, x402Enabled } from "./config";
 
 export type RevenueRow = { day: string; model: string; calls: number; revenue: string };
 export type PaymentRow = {
@@ -36,15 +37,17 @@ export type X402Overview = {
 };
 
 export async function x402Revenue(days = 30, paymentLimit = 50): Promise<X402Overview> {
-  const since = new Date(Date.now() - days * 86_400_000);
+  // Whole UTC days: today and the days - 1 before it ("createdAt" is a UTC timestamp without zone).
+  const today = new Date();
+  const since = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)));
   const rows = await db.$queryRaw<{ day: string; model: string; calls: bigint; revenue: string }[]>`
-    SELECT to_char(date_trunc('day', "createdAt" AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, "modelId" AS model,
+    SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS day, "modelId" AS model,
       COUNT(*)::bigint AS calls, SUM("cost")::text AS revenue
-    FROM "UsageEvent" WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${since}
+    FROM "UsageEvent" WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${utcTimestamp(since)}
     GROUP BY 1, 2 ORDER BY 1 DESC, 2`;
   const [{ payers }] = await db.$queryRaw<{ payers: bigint }[]>`
     SELECT COUNT(DISTINCT "payer")::bigint AS payers FROM "UsageEvent"
-    WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${since}` as [{ payers: bigint }];
+    WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${utcTimestamp(since)}` as [{ payers: bigint }];
   const revenueRows: RevenueRow[] = rows.map((r) => ({ day: r.day, model: r.model, calls: Number(r.calls), revenue: formatMoney(r.revenue) }));
   const sum = (list: RevenueRow[]) => list.reduce((acc, r) => acc.plus(r.revenue), money(0));
   const group = <K extends "day" | "model">(key: K) => {
@@ -52,10 +55,17 @@ export async function x402Revenue(days = 30, paymentLimit = 50): Promise<X402Ove
     for (const r of revenueRows) map.set(r[key], [...(map.get(r[key]) ?? []), r]);
     return [...map].map(([k, list]) => ({ [key]: k, calls: list.reduce((n, r) => n + r.calls, 0), revenue: formatMoney(sum(list)) }) as { [P in K]: string } & { calls: number; revenue: string });
   };
-  const payments = await db.x402Payment.findMany({ orderBy: { createdAt: "desc" }, take: paymentLimit });
-  const config = x402Config();
+  // The latest payments, whatever the window.
+  const payments = paymentLimit > 0 ? await db.x402Payment.findMany({ orderBy: { createdAt: "desc" }, take: paymentLimit }) : [];
+  // Incomplete settings fail the paid calls, not the page that shows what was earned.
+  let config: ReturnType<typeof x402Config> = null;
+  try {
+    config = x402Config();
+  } catch {
+    config = null;
+  }
   return {
-    enabled: config !== null,
+    enabled: x402Enabled(),
     network: config?.network ?? null,
     asset: config?.asset ?? null,
     payTo: config?.payTo ?? null,

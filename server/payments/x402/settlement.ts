@@ -6,7 +6,8 @@
 import type { PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { db } from "../../infra/db/client";
 import { newId } from "../../kernel/ids";
-import { applyMovements, LEDGER_TX, usageMovement, type UsageRecord } from "../../ledger/movements";
+import { applyMovements, LEDGER_TX, usageMovement, type Movement, type UsageRecord } from "../../ledger/movements";
+import type { Money } from "../../kernel/money";
 import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import type { X402Payment } from "../../identity/principal";
 import { fromAtomic } from "./amounts";
@@ -28,6 +29,25 @@ export async function settleOnChain(ps: PaymentServer, p: Settleable, amount: bi
   return { response, amount: response.amount ? BigInt(response.amount) : amount };
 }
 
+/**
+ * The ledger's movements of one settled call: the payment credited to the x402 workspace and the
+ * call's usage charged to it (the same amount, so its balance stays at zero), the usage event
+ * naming the payer, scheme and transaction. The event id is the idempotency key of both.
+ */
+export function settlementMovements(p: { payer: string; scheme: string }, cost: Money | string, tx: string | null, usage: UsageRecord): Movement[] {
+  return [
+    {
+      id: `credit:x402:${usage.eventId}`,
+      kind: "credit",
+      workspaceId: X402_WORKSPACE_ID,
+      apiKeyId: null,
+      amount: cost,
+      entry: { id: newId("cred"), note: `x402 ${p.scheme} payment from ${p.payer}${tx ? ` (${tx})` : ""}`, createdById: null },
+    },
+    usageMovement({ workspaceId: X402_WORKSPACE_ID, apiKeyId: null }, cost, { ...usage, payer: p.payer, paymentScheme: p.scheme, paymentTx: tx }),
+  ];
+}
+
 let workspaceReady: Promise<void> | undefined;
 
 /** The x402 workspace exists (the migration made it; a database restored without it gets it back). */
@@ -39,23 +59,12 @@ async function ensureWorkspace(): Promise<void> {
 export async function recordSettlement(ps: PaymentServer, p: Settleable, settled: Settled, usage: UsageRecord): Promise<void> {
   const cost = fromAtomic(settled.amount, ps.config.decimals);
   const tx = settled.response.transaction || null;
-  const entryId = newId("cred");
   await (workspaceReady ??= ensureWorkspace().catch((err) => {
     workspaceReady = undefined;
     throw err;
   }));
   await db.$transaction(async (q) => {
-    await applyMovements(q, [
-      {
-        id: `credit:x402:${usage.eventId}`,
-        kind: "credit",
-        workspaceId: X402_WORKSPACE_ID,
-        apiKeyId: null,
-        amount: cost,
-        entry: { id: entryId, note: `x402 ${p.scheme} payment from ${p.payer}${tx ? ` (${tx})` : ""}`, createdById: null },
-      },
-      usageMovement({ workspaceId: X402_WORKSPACE_ID, apiKeyId: null }, cost, { ...usage, payer: p.payer, paymentScheme: p.scheme, paymentTx: tx }),
-    ]);
+    await applyMovements(q, settlementMovements({ payer: p.payer, scheme: p.scheme }, cost, tx, usage));
     await q.x402Payment.update({ where: { id: p.id }, data: { status: "settled", settledAmount: settled.amount.toString(), txHash: tx, eventId: usage.eventId, settledAt: new Date() } });
   }, LEDGER_TX);
 }
