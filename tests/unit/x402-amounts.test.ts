@@ -39,7 +39,7 @@ describe("x402 amounts", () => {
       throw new Error("the facilitator must not be asked");
     };
     const ps = { server: { settlePayment: refuse }, config: {} } as never;
-    const requirements = { scheme: "upto", network: "eip155:84532", asset: "0x0", amount: "1000", payTo: "0x1", maxTimeoutSeconds: 60, extra: {} };
+    const requirements = { scheme: "upto", network: "eip155:84532" as const, asset: "0x0", amount: "1000", payTo: "0x1", maxTimeoutSeconds: 60, extra: {} };
     const settled = await settleOnChain(ps, { id: "p", payer: "0xabc", scheme: "upto", payment: {} as never, requirements }, 0n);
     expect(settled).toEqual({ amount: 0n, response: { success: true, transaction: "", network: "eip155:84532", payer: "0xabc", amount: "0" } });
   });

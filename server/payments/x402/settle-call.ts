@@ -1,7 +1,8 @@
 // The charge of a call paid with x402: its cost in atomic units (rounded up; `exact` pays the
 // price it authorized), settled on chain and recorded, then reported to the client: in the
 // PAYMENT-RESPONSE header of the answer, and for a stream (whose headers went out first) in a
-// last `payment_response` event after the stream's end. A refused settlement fails the call (402).
+// last `payment_response` event after the stream's end. A refused settlement fails the call (402;
+// 503 when the facilitator could not be asked): nothing is answered that was not paid for.
 import type { PaymentRequirements } from "@x402/core/types";
 import type { Hold } from "../../ledger/hold";
 import type { UsageRecord } from "../../ledger/movements";
@@ -9,7 +10,7 @@ import type { Money } from "../../kernel/money";
 import type { X402Payment } from "../../identity/principal";
 import { toAtomic } from "./amounts";
 import { failClaim, type Claim } from "./payment-claims";
-import { paymentRequired } from "./requirements";
+import { facilitatorUnavailable, paymentRequired } from "./requirements";
 import type { PaymentServer } from "./resource-server";
 import { recordSettlement, settleOnChain } from "./settlement";
 import { noteTiming, type X402Context } from "./admit-payment";
@@ -27,6 +28,7 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
   if (!settled.response.success) {
     await failClaim(a.claim.id, settled.response.errorReason ?? "settle_failed");
     a.hold.end();
+    if (settled.unreachable) throw facilitatorUnavailable(settled.unreachable);
     throw await paymentRequired(a.ps, a.requirements, a.ctx.principal.resource, settled.response.errorReason ?? "settle_failed", settled.response.errorMessage);
   }
   since = performance.now();

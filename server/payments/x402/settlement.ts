@@ -15,18 +15,19 @@ import type { PaymentServer } from "./resource-server";
 
 export type Settleable = { id: string; payer: string; scheme: string; payment: X402Payment; requirements: PaymentRequirements };
 
-export type Settled = { response: SettleResponse; amount: bigint };
+/** `unreachable`: the facilitator could not be asked (rather than refusing the payment). */
+export type Settled = { response: SettleResponse; amount: bigint; unreachable?: unknown };
 
 /** Settles `amount` atomic units of the payment; a response without success when the chain or facilitator refused. */
 export async function settleOnChain(ps: PaymentServer, p: Settleable, amount: bigint): Promise<Settled> {
   if (amount === 0n) return { response: { success: true, transaction: "", network: p.requirements.network, payer: p.payer, amount: "0" }, amount };
-  let response: SettleResponse;
   try {
-    response = await ps.server.settlePayment(p.payment as never, p.requirements, undefined, undefined, p.scheme === "upto" ? { amount: amount.toString() } : undefined);
+    const response = await ps.server.settlePayment(p.payment as never, p.requirements, undefined, undefined, p.scheme === "upto" ? { amount: amount.toString() } : undefined);
+    return { response, amount: response.amount ? BigInt(response.amount) : amount };
   } catch (err) {
-    response = { success: false, errorReason: "settle_error", errorMessage: (err as Error).message, transaction: "", network: p.requirements.network, payer: p.payer };
+    const response = { success: false, errorReason: "settle_error", errorMessage: (err as Error).message, transaction: "", network: p.requirements.network, payer: p.payer };
+    return { response, amount, unreachable: err };
   }
-  return { response, amount: response.amount ? BigInt(response.amount) : amount };
 }
 
 /**
