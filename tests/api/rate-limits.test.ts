@@ -358,10 +358,14 @@ describe("across two instances", () => {
     // [sim:slow]: the built-in node waits 2 s before its first byte, so the calls overlap.
     const slow = { model: CHAT, messages: ask("[sim:slow] stream to me"), max_tokens: 8, stream: true };
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Each instance leases the slot its call takes: the third and fourth are sent once both are held.
+    const scope = `plan:${p.id}:subject:pair`;
+    const leased = async () => (await db.concurrencyLease.aggregate({ where: { scope, expiresAt: { gt: new Date() } }, _sum: { slots: true } }))._sum.slots ?? 0;
     const first = chatCall(one.url, token, slow);
-    await pause(400);
+    await until(leased, (n) => n >= 1, 3000);
     const second = chatCall(two.url, token, slow);
-    await pause(400);
+    await until(leased, (n) => n >= 2, 3000);
+    await pause(100);
     const [third, fourth] = await Promise.all([chatCall(one.url, token, slow), chatCall(two.url, token, slow)]);
     expect([third.status, fourth.status]).toEqual([429, 429]);
     expect(third.error!.error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringContaining("concurrent") });
