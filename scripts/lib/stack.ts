@@ -145,7 +145,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     let x402Wallet: DemoWallet | null = null;
     if (env.X402_NETWORK === "local") {
       opts.log("Starting the local x402 chain (anvil) and deploying its token, Permit2 and the x402 proxies");
-      const local = await startLocalChain(opts.dataDir, opts.stdio);
+      const local = await startLocalChain(opts.dataDir);
       const exited = new Promise<number | null>(() => undefined);
       track({ current: () => ({ name: "local chain", proc: { pid: local.anvil.pid } as Child["proc"], exited }), stop: () => local.anvil.stop() });
       x402Env = local.env;

@@ -14,8 +14,8 @@ const walletFile = (dataDir: string) => path.join(dataDir, "x402-local.json");
 
 export type LocalChain = { anvil: Anvil; chain: LocalX402Chain; env: Record<string, string>; wallet: DemoWallet };
 
-export async function startLocalChain(dataDir: string, stdio?: "inherit" | "ignore"): Promise<LocalChain> {
-  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, stdio: stdio === "inherit" ? "ignore" : stdio, statePath: path.join(dataDir, "chain-state.json") });
+export async function startLocalChain(dataDir: string): Promise<LocalChain> {
+  const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, stdio: "ignore", statePath: path.join(dataDir, "chain-state.json") });
   try {
     const chain = await deployLocalX402(anvil.rpcUrl);
     const env = {

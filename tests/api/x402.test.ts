@@ -162,6 +162,24 @@ describe("pay and serve", () => {
     expect(money(streamed.amount).gt(0)).toBe(true);
   });
 
+  it("settles payments sent at once to two instances sharing the facilitator's wallet: every one served, settled and recorded", async () => {
+    const who = payer().address;
+    const before = await tokenBalance(paid.chain, who);
+    const usageBefore = await usageOfPayer(who);
+    const pay = payingFetch(payer());
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        pay(`${(i % 2 ? a : b).url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: chatBody(`together ${i}`) }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const txs = answers.map((r) => decodePaymentResponseHeader(r.headers.get("payment-response")!).transaction);
+    expect(new Set(txs).size).toBe(8);
+    const usageAfter = await usageOfPayer(who);
+    expect(usageAfter.events.length - usageBefore.events.length).toBe(8);
+    expect(usd(before - (await tokenBalance(paid.chain, who))).toFixed()).toBe(usageAfter.cost.minus(usageBefore.cost).toFixed());
+  });
+
   it("creates a video job paid with exact, and settles it when the job completes", async () => {
     const who = payer().address;
     const payerBefore = await tokenBalance(paid.chain, who);

@@ -38,7 +38,8 @@ export async function completeJob(jobId: string, attempt: number, c: Completion)
       RETURNING "id", "workspaceId", "apiKeyId", "modelId", "nodeId", "reservedAmount"::text AS "reservedAmount",
         "cost"::text AS cost, "billedSeconds"::text AS "billedSeconds", "createdAt", "planId", "subject"`,
   );
-  for (const job of settled.filter(X402_JOB)) await settleVideoPayment(job);
+  // The job is completed whatever happens to its payment now (a failure is left to the sweep).
+  for (const job of settled.filter(X402_JOB)) await settleVideoPayment(job).catch((err) => console.error(`x402: settling video job ${job.id}:`, err));
   return settled.length > 0;
 }
 

@@ -5,6 +5,7 @@
 // is tried again at the next call.
 import type { FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import { x402Config, type X402Config } from "./config";
+import { underWalletLock } from "./wallet-lock";
 
 export type PaymentServer = { server: x402ResourceServer; config: X402Config };
 
@@ -19,8 +20,7 @@ async function builtInFacilitator(config: X402Config & { facilitator: { kind: "b
     import("viem"),
     import("viem/accounts"),
   ]);
-  // Settlements may be sent at once: the nonce manager numbers this process's transactions.
-  const account = privateKeyToAccount(config.facilitator.privateKey, { nonceManager: viem.nonceManager });
+  const account = privateKeyToAccount(config.facilitator.privateKey);
   const chain = viem.defineChain({
     id: config.chainId,
     name: config.network,
@@ -32,8 +32,19 @@ async function builtInFacilitator(config: X402Config & { facilitator: { kind: "b
   const client = viem
     .createWalletClient({ account, chain, transport: viem.http(config.facilitator.rpcUrl, { timeout: 10_000 }), pollingInterval: 100 })
     .extend(viem.publicActions);
-  // A viem wallet client with public actions is what the x402 facilitator signer wraps.
-  const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never, { confirmationTimeoutMs: 60_000 });
+  // Every process of every instance may settle with this wallet: each transaction is numbered and
+  // sent under one PostgreSQL lock per wallet, so no two take the same nonce (viem reads the
+  // wallet's pending count when it prepares one).
+  const { writeContract, sendTransaction } = client;
+  const signer = toFacilitatorEvmSigner(
+    {
+      ...client,
+      address: account.address,
+      writeContract: (args: Parameters<typeof writeContract>[0]) => underWalletLock(account.address, () => writeContract(args)),
+      sendTransaction: (args: Parameters<typeof sendTransaction>[0]) => underWalletLock(account.address, () => sendTransaction(args)),
+    } as never,
+    { confirmationTimeoutMs: 60_000 },
+  );
   const facilitator = new x402Facilitator().register(config.network, new ExactEvmScheme(signer)).register(config.network, new UptoEvmScheme(signer));
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
