@@ -23,7 +23,7 @@ import { freePort } from "../../server/infra/net/free-port";
 import { ensureDemoWorkspace } from "../../server/identity/workspaces/demo-workspace";
 import { ensureBuilt } from "./build";
 import { spawnGateway, spawnLocalNode, stopChild, supervise, waitForHttp, type Child } from "./processes";
-import { startLocalChain, type DemoWallet } from "./x402-local";
+import type { DemoWallet } from "./x402-local";
 
 export type StackOptions = {
   dataDir: string;
@@ -145,6 +145,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     let x402Wallet: DemoWallet | null = null;
     if (env.X402_NETWORK === "local") {
       opts.log("Starting the local x402 chain (anvil) and deploying its token, Permit2 and the x402 proxies");
+      // Loaded only then: viem and the chain's artifacts are of no use otherwise.
+      const { startLocalChain } = await import("./x402-local");
       const local = await startLocalChain(opts.dataDir);
       const exited = new Promise<number | null>(() => undefined);
       track({ current: () => ({ name: "local chain", proc: { pid: local.anvil.pid } as Child["proc"], exited }), stop: () => local.anvil.stop() });
