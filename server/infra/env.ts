@@ -131,9 +131,8 @@ export const EnvSchema = z.object({
   /** A remote facilitator (its /verify, /settle and /supported), or the key of the built-in one's wallet (it pays the gas). */
   X402_FACILITATOR_URL: z.string().url().optional(),
   X402_FACILITATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional(),
-  /** How long a signed payment stays valid for a call, and for a video job (settled when the job ends), in seconds. */
+  /** How long a signed payment stays valid for a call, in seconds (a video job's: VIDEO_JOB_TIMEOUT_SECONDS + 600). */
   X402_MAX_TIMEOUT_SECONDS: int(300),
-  X402_VIDEO_TIMEOUT_SECONDS: int(3600),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -59,9 +59,15 @@ async function insertJob(tx: Tx, job: Job, modelId: string, req: VideoCreate, sp
   return created;
 }
 
+/**
+ * How long a video job's payment must stay valid: it is settled when the job completes, at the
+ * latest at the job's timeout; ten minutes more cover a settlement made then.
+ */
+const VIDEO_PAYMENT_SECONDS = env.VIDEO_JOB_TIMEOUT_SECONDS + 600;
+
 /** A job paid with x402: its payment (exact, for its price) is verified and linked to it; settled when the job completes. */
 async function createPaidVideo(ctx: X402Context, job: Job, modelId: string, req: VideoCreate, spec: ReturnType<typeof videoSpec>): Promise<VideoJobObject> {
-  const paid = await verifyCallPayment(ctx, { endpoint: "/v1/videos", model: modelId, maxCost: money(job.reserved), timeoutSeconds: env.X402_VIDEO_TIMEOUT_SECONDS });
+  const paid = await verifyCallPayment(ctx, { endpoint: "/v1/videos", model: modelId, maxCost: money(job.reserved), timeoutSeconds: VIDEO_PAYMENT_SECONDS });
   try {
     const created = await db.$transaction(async (tx) => {
       const created = await insertJob(tx, job, modelId, req, spec);

@@ -16,7 +16,6 @@ export type X402Config = {
   payTo: Address;
   facilitator: { kind: "remote"; url: string } | { kind: "built_in"; privateKey: Address; rpcUrl: string };
   maxTimeoutSeconds: number;
-  videoTimeoutSeconds: number;
 };
 
 let cached: X402Config | null | undefined;
@@ -45,7 +44,6 @@ function fromEnv(): X402Config | null {
     payTo: required(env.X402_PAY_TO, "X402_PAY_TO") as Address,
     facilitator,
     maxTimeoutSeconds: env.X402_MAX_TIMEOUT_SECONDS,
-    videoTimeoutSeconds: env.X402_VIDEO_TIMEOUT_SECONDS,
   };
 }
 

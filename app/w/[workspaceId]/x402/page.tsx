@@ -81,7 +81,7 @@ function Total({ label, value, title }: { label: string; value: string; title?: 
 function Payments({ payments }: { payments: PaymentRow[] }) {
   if (!payments.length) return <EmptyState title="No x402 payments yet." />;
   return (
-    <Table caption="Latest x402 payments" head={["Time", "Payer", "Scheme", "Model and endpoint", "Status", "Settled", "Max", "Transaction"]}>
+    <Table caption="Latest x402 payments" head={["Time", "Payer", "Scheme", "Model and endpoint", "Status", "Settled of max", "Transaction"]}>
       {payments.map((p) => (
         <tr key={p.id} data-testid="x402-payment-row" data-payment-id={p.id}>
           <Td>{formatDateTime(p.createdAt)}</Td>
@@ -89,7 +89,7 @@ function Payments({ payments }: { payments: PaymentRow[] }) {
             <Short value={p.payer} />
           </Td>
           <Td>{p.scheme}</Td>
-          <Td>
+          <Td className="max-w-56 whitespace-normal break-words">
             <div>{p.model}</div>
             <div className="text-xs text-slate-500">{p.endpoint}</div>
           </Td>
@@ -101,8 +101,11 @@ function Payments({ payments }: { payments: PaymentRow[] }) {
               </div>
             ) : null}
           </Td>
-          <Td className="font-mono text-xs">{p.settledAmount ?? "—"}</Td>
-          <Td className="font-mono text-xs">{p.maxAmount}</Td>
+          {/* Atomic units can be long: they wrap rather than widen the table. */}
+          <Td className="max-w-40 whitespace-normal break-all font-mono text-xs">
+            <div>{p.settledAmount ?? "—"}</div>
+            <div className="text-slate-500">of {p.maxAmount}</div>
+          </Td>
           <Td>
             <Short value={p.txHash} />
           </Td>
@@ -142,7 +145,7 @@ function Revenue({ overview }: { overview: X402Overview }) {
             <Table caption="Revenue per model" head={["Model", "Calls", "Revenue (USD)"]}>
               {overview.byModel.map((m) => (
                 <tr key={m.model} data-testid="x402-model-row">
-                  <Td>{m.model}</Td>
+                  <Td className="whitespace-normal break-all">{m.model}</Td>
                   <Td>{formatCount(m.calls)}</Td>
                   <Td>{usd(m.revenue)}</Td>
                 </tr>
