@@ -10,6 +10,7 @@ import { db } from "../server/infra/db/client";
 import { startAnvil, type Anvil } from "../server/infra/chain/anvil";
 import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "../server/infra/chain/deploy-local";
 import { money, type Money } from "../server/kernel/money";
+import { x402EnvOf } from "../scripts/lib/x402-local";
 
 export type PaidChain = { anvil: Anvil; chain: LocalX402Chain; env: Record<string, string> };
 
@@ -19,28 +20,22 @@ export async function startPaidChain(): Promise<PaidChain> {
     await anvil.stop();
     throw err;
   });
-  const env = {
-    X402_NETWORK: chain.network,
-    X402_RPC_URL: chain.rpcUrl,
-    X402_ASSET: chain.asset,
-    X402_ASSET_NAME: chain.assetName,
-    X402_ASSET_VERSION: chain.assetVersion,
-    X402_ASSET_DECIMALS: String(chain.decimals),
-    X402_PAY_TO: chain.payTo,
-    X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorPrivateKey,
-  };
-  return { anvil, chain, env };
+  return { anvil, chain, env: x402EnvOf(chain) };
 }
 
 /** The official client, unchanged: fetch that pays 402s with the account. */
 export function payingFetch(account: PrivateKeyAccount): typeof fetch {
-  const client = new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account));
-  return wrapFetchWithPayment(fetch, client);
+  return wrapFetchWithPayment(fetch, officialClient(account));
+}
+
+/** The official client with the exact and upto EVM schemes, as docs/X402.md sets it up. */
+function officialClient(account: PrivateKeyAccount): x402Client {
+  return new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account));
 }
 
 /** A client that signs whatever it is asked to (no spend controls): for crafting payments the gateway must refuse. */
 export function x402ClientFor(account: PrivateKeyAccount): x402Client {
-  return new x402Client().register("eip155:*", new ExactEvmScheme(account)).register("eip155:*", new UptoEvmScheme(account)).setSpendControls(false);
+  return officialClient(account).setSpendControls(false);
 }
 
 export function accountOf(key: Hex): PrivateKeyAccount {

@@ -14,20 +14,25 @@ const walletFile = (dataDir: string) => path.join(dataDir, "x402-local.json");
 
 export type LocalChain = { anvil: Anvil; chain: LocalX402Chain; env: Record<string, string>; wallet: DemoWallet };
 
+/** The x402 settings of a gateway paid on the chain, with its built-in facilitator. */
+export function x402EnvOf(chain: LocalX402Chain): Record<string, string> {
+  return {
+    X402_NETWORK: chain.network,
+    X402_RPC_URL: chain.rpcUrl,
+    X402_ASSET: chain.asset,
+    X402_ASSET_NAME: chain.assetName,
+    X402_ASSET_VERSION: chain.assetVersion,
+    X402_ASSET_DECIMALS: String(chain.decimals),
+    X402_PAY_TO: chain.payTo,
+    X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorPrivateKey,
+  };
+}
+
 export async function startLocalChain(dataDir: string): Promise<LocalChain> {
   const anvil = await startAnvil({ chainId: LOCAL_CHAIN_ID, stdio: "ignore", statePath: path.join(dataDir, "chain-state.json") });
   try {
     const chain = await deployLocalX402(anvil.rpcUrl);
-    const env = {
-      X402_NETWORK: chain.network,
-      X402_RPC_URL: chain.rpcUrl,
-      X402_ASSET: chain.asset,
-      X402_ASSET_NAME: chain.assetName,
-      X402_ASSET_VERSION: chain.assetVersion,
-      X402_ASSET_DECIMALS: String(chain.decimals),
-      X402_PAY_TO: chain.payTo,
-      X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorPrivateKey,
-    };
+    const env = x402EnvOf(chain);
     const wallet: DemoWallet = { network: chain.network, chainId: chain.chainId, rpcUrl: chain.rpcUrl, asset: chain.asset, payTo: chain.payTo, payerPrivateKey: chain.payerPrivateKey, payer: chain.payer };
     writeFileSync(walletFile(dataDir), JSON.stringify(wallet, null, 2), { mode: 0o600 });
     return { anvil, chain, env, wallet };

@@ -11,7 +11,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   401: { name: "Unauthorized", description: "Missing, malformed, unknown, revoked or expired API key (`invalid_api_key`); a session token that expired (`token_expired`), is not valid (`invalid_token`: signature, audience, unknown `kid`) or was revoked (`token_revoked`)." },
   402: {
     name: "PaymentRequired",
-    description: "The workspace's credits do not cover the call (`insufficient_quota`), the API key reached its spend limit (`key_spend_limit_reached`), or the call would pass a daily, monthly or session spend cap (`budget_exceeded`).",
+    description: "The workspace's credits do not cover the call (`insufficient_quota`), the API key reached its spend limit (`key_spend_limit_reached`), or the call would pass a daily, monthly or session spend cap (`budget_exceeded`). With x402 on, a call without credential must be paid (`payment_required`: the `PAYMENT-REQUIRED` header says what it accepts, and why a payment was refused) or carried an unreadable `PAYMENT-SIGNATURE` (`invalid_payment`).",
   },
   403: { name: "Forbidden", description: "The credential may not do this (`permission_denied`), or the model is not in the session's plan (`model_not_allowed`)." },
   404: { name: "NotFound", description: "No such object in the caller's workspace: unknown, expired, or another workspace's id (all answered alike)." },
@@ -24,7 +24,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   500: { name: "InternalError", description: "The gateway failed (`internal_error`); quote the `x-request-id` when reporting it." },
   501: { name: "NotImplemented", description: "Declared by the API reference but not served by this gateway yet (`not_implemented`)." },
   502: { name: "BadGateway", description: "The node serving the model failed or sent an unreadable answer (`upstream_error`); the call is not charged." },
-  503: { name: "ServiceUnavailable", description: "No node is available to serve the model right now (`no_available_node`); retry shortly." },
+  503: { name: "ServiceUnavailable", description: "No node is available to serve the model right now (`no_available_node`), or the x402 payment facilitator cannot be reached (`facilitator_unavailable`, nothing charged); retry shortly." },
   504: { name: "GatewayTimeout", description: "The node serving the model timed out (`upstream_timeout`); the call is not charged." },
 };
 

@@ -1,3 +1,4 @@
+import type { PaymentPayload } from "@x402/core/types";
 import type { Role } from "../generated/prisma/enums";
 import type { Access } from "./access";
 
@@ -36,7 +37,7 @@ export type Principal =
     };
 
 /** A client's x402 payment payload (x402 version 2), as decoded from its PAYMENT-SIGNATURE header. */
-export type X402Payment = { x402Version: number; accepted: Record<string, unknown> & { scheme: string; network: string }; payload: Record<string, unknown>; resource?: unknown; extensions?: Record<string, unknown> };
+export type X402Payment = PaymentPayload;
 
 /**
  * A call as the services see it: who makes it, the request id it is answered under, headers the

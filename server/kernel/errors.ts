@@ -80,6 +80,16 @@ export const errors = {
     new GatewayError({ status: 403, code: "model_not_allowed", param: "model", message: `The model \`${model}\` is not included in plan ${plan}.` }),
   /** A spend cap of a key, an end user (subject) or a session is reached: distinct from an empty balance. */
   budgetExceeded: (message: string) => new GatewayError({ status: 402, code: "budget_exceeded", type: "insufficient_quota", message }),
+  /**
+   * x402: the call must be paid, or its payment was refused; `PAYMENT-REQUIRED` (in `headers`)
+   * says what it accepts. `invalid_payment`: the PAYMENT-SIGNATURE header cannot be read at all.
+   */
+  paymentRequired: (message: string, headers: Record<string, string>) =>
+    new GatewayError({ status: 402, code: "payment_required", type: "insufficient_quota", message, headers }),
+  invalidPayment: (message: string) => new GatewayError({ status: 402, code: "invalid_payment", type: "invalid_request_error", message }),
+  /** x402: the facilitator could not be asked; nothing was served or charged. */
+  facilitatorUnavailable: (cause: unknown) =>
+    new GatewayError({ status: 503, code: "facilitator_unavailable", message: "The payment facilitator cannot be reached; nothing was charged. Retry later.", cause }),
   rateLimited: (message: string, headers: Record<string, string>) =>
     new GatewayError({ status: 429, code: "rate_limit_exceeded", type: "rate_limit_error", message, headers }),
   /** Session tokens: 401s of their own, so an app knows to mint a new token rather than fix a key. */

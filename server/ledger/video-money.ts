@@ -10,7 +10,7 @@ import type { GatewayError } from "../kernel/errors";
 import { money, type Money } from "../kernel/money";
 import { leaseBook } from "./credit-leases";
 import { assertKeyCanReserve } from "./key-reservation";
-import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement } from "./movements";
+import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement, type UsageRecord } from "./movements";
 import { noteKeySpent } from "./spend-notes";
 import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
 import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
@@ -67,6 +67,11 @@ export async function withVideoReservation<T>(
   });
 }
 
+/** The usage event of a completed job (its id is the job's), without who pays for it. */
+export function videoUsage(job: Pick<SettledJob, "id" | "modelId" | "nodeId" | "billedSeconds" | "createdAt">): UsageRecord {
+  return { eventId: job.id, modelId: job.modelId, nodeId: job.nodeId, endpoint: "/v1/videos", videoSeconds: job.billedSeconds, latencyMs: Date.now() - job.createdAt.getTime() };
+}
+
 /**
  * Runs `complete` (a guarded status change returning the jobs it completed) and settles those jobs
  * in the same transaction: the reservation back, the cost charged. Returns the jobs it completed.
@@ -76,16 +81,7 @@ export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]
     const jobs = await complete(tx);
     const movements = jobs.filter(fromBalance).flatMap((job) => [
       giveBack(job, "video_settle"),
-      usageMovement(job, job.cost, {
-        eventId: job.id,
-        modelId: job.modelId,
-        nodeId: job.nodeId,
-        endpoint: "/v1/videos",
-        videoSeconds: job.billedSeconds,
-        latencyMs: Date.now() - job.createdAt.getTime(),
-        planId: job.planId,
-        subject: job.subject,
-      }, undefined, countersOf(job, new Date())),
+      usageMovement(job, job.cost, { ...videoUsage(job), planId: job.planId, subject: job.subject }, undefined, countersOf(job, new Date())),
     ]);
     return { jobs, applied: await applyMovements(tx, movements) };
   }, LEDGER_TX);

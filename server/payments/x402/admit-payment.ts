@@ -10,7 +10,8 @@ import type { Money } from "../../kernel/money";
 import type { PaymentRequirements } from "@x402/core/types";
 import type { CallContext, Principal, X402Payment } from "../../identity/principal";
 import { claimPayment, dropClaim, releaseClaim, signedBy, type Claim } from "./payment-claims";
-import { facilitatorUnavailable, paymentRequired, requirementsFor } from "./requirements";
+import { errors } from "../../kernel/errors";
+import { paymentRequired, requirementsFor } from "./requirements";
 import { paymentServer, type PaymentServer } from "./resource-server";
 import { settleCall } from "./settle-call";
 
@@ -25,13 +26,13 @@ export async function serverOrUnavailable(): Promise<PaymentServer> {
   try {
     return await paymentServer();
   } catch (err) {
-    throw facilitatorUnavailable(err);
+    throw errors.facilitatorUnavailable(err);
   }
 }
 
 /** The term the payment was signed for that differs from what the call accepts (the facilitator checks the rest). */
 function mismatchOf(payment: X402Payment, requirements: PaymentRequirements): string | null {
-  const accepted = payment.accepted as Partial<Record<"scheme" | "asset" | "payTo", unknown>>;
+  const { accepted } = payment;
   const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
   if (!same(accepted.scheme, requirements.scheme)) return "scheme_mismatch";
   if (!same(accepted.asset, requirements.asset)) return "asset_mismatch";
@@ -64,14 +65,14 @@ export async function verifyCallPayment(ctx: X402Context, call: PaidCall): Promi
   const started = performance.now();
   const [claimed, verified] = await Promise.allSettled([
     claimPayment(payment, requirements, { endpoint: call.endpoint, modelId: call.model }, signer),
-    ps.server.verifyPayment(payment as never, requirements),
+    ps.server.verifyPayment(payment, requirements),
   ]);
   if (claimed.status === "rejected") throw claimed.reason;
   const claim = claimed.value;
   if (!claim) throw await paymentRequired(ps, requirements, resource, "nonce_already_used", "this payment was used before");
   if (verified.status === "rejected") {
     await dropClaim(claim.id);
-    throw facilitatorUnavailable(verified.reason);
+    throw errors.facilitatorUnavailable(verified.reason);
   }
   noteTiming(ctx, "x402-verify", started);
   const verdict = verified.value;

@@ -2,13 +2,11 @@
 // PAYMENT-SIGNATURE header carries (decoded and checked against the x402 v2 payload schema), or
 // none yet (the call's admission then answers 402 with what it accepts).
 import type { AnyOperation } from "../../contract/operation";
-import { GatewayError } from "../../kernel/errors";
+import { errors } from "../../kernel/errors";
 import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import type { Principal, X402Payment } from "../../identity/principal";
 
 type X402Principal = Extract<Principal, { kind: "x402" }>;
-
-const invalidPayment = (message: string) => new GatewayError({ status: 402, code: "invalid_payment", type: "invalid_request_error", message });
 
 async function decodePayment(header: string): Promise<X402Payment> {
   const [{ decodePaymentSignatureHeader }, { isPaymentPayloadV2 }] = await Promise.all([import("@x402/core/http"), import("@x402/core/schemas")]);
@@ -16,9 +14,9 @@ async function decodePayment(header: string): Promise<X402Payment> {
   try {
     payload = decodePaymentSignatureHeader(header.trim());
   } catch {
-    throw invalidPayment("The PAYMENT-SIGNATURE header is not a base64-encoded x402 payment payload.");
+    throw errors.invalidPayment("The PAYMENT-SIGNATURE header is not a base64-encoded x402 payment payload.");
   }
-  if (!isPaymentPayloadV2(payload)) throw invalidPayment("The PAYMENT-SIGNATURE header is not an x402 version 2 payment payload.");
+  if (!isPaymentPayloadV2(payload)) throw errors.invalidPayment("The PAYMENT-SIGNATURE header is not an x402 version 2 payment payload.");
   return payload as X402Payment;
 }
 

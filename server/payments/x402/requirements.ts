@@ -2,7 +2,7 @@
 // `exact` scheme for a price known up front, `upto` for a metered call, in the operator's token,
 // for the call's price (or its maximum) in atomic units, to the operator's wallet.
 import type { PaymentRequirements } from "@x402/core/types";
-import { GatewayError } from "../../kernel/errors";
+import { errors, type GatewayError } from "../../kernel/errors";
 import type { Money } from "../../kernel/money";
 import { toAtomic } from "./amounts";
 import type { PaymentServer } from "./resource-server";
@@ -22,19 +22,12 @@ export async function requirementsFor({ server, config }: PaymentServer, price: 
   return requirements;
 }
 
-const MESSAGES: Record<string, string> = {
-  payment_required: "This call must be paid: sign one of the payments its PAYMENT-REQUIRED header accepts and send it in PAYMENT-SIGNATURE (x402), or pass an API key.",
-};
+const UNPAID = "This call must be paid: sign one of the payments its PAYMENT-REQUIRED header accepts and send it in PAYMENT-SIGNATURE (x402), or pass an API key.";
 
 /** 402 with PAYMENT-REQUIRED listing what the call accepts; `reason` is the x402 reason a payment was refused for. */
 export async function paymentRequired(ps: PaymentServer, requirements: PaymentRequirements, resource: string, reason?: string, detail?: string): Promise<GatewayError> {
   const { encodePaymentRequiredHeader } = await import("@x402/core/http");
   const body = await ps.server.createPaymentRequiredResponse([requirements], { url: resource, description: "Model gateway call", mimeType: "application/json" }, reason);
-  const message = reason ? `The payment was refused (${reason})${detail ? `: ${detail}` : ""}. Sign a new payment for what PAYMENT-REQUIRED accepts.` : MESSAGES.payment_required!;
-  return new GatewayError({ status: 402, code: "payment_required", type: "insufficient_quota", message, headers: { "payment-required": encodePaymentRequiredHeader(body) } });
-}
-
-/** 503: the facilitator could not be asked (nothing was served or charged). */
-export function facilitatorUnavailable(cause: unknown): GatewayError {
-  return new GatewayError({ status: 503, code: "facilitator_unavailable", message: "The payment facilitator cannot be reached; nothing was charged. Retry later.", cause });
+  const message = reason ? `The payment was refused (${reason})${detail ? `: ${detail}` : ""}. Sign a new payment for what PAYMENT-REQUIRED accepts.` : UNPAID;
+  return errors.paymentRequired(message, { "payment-required": encodePaymentRequiredHeader(body) });
 }

@@ -59,7 +59,7 @@ async function build(config: X402Config): Promise<PaymentServer> {
     import("@x402/evm/exact/server"),
     import("@x402/evm/upto/server"),
   ]);
-  const facilitator = config.facilitator.kind === "remote" ? new HTTPFacilitatorClient({ url: config.facilitator.url }) : await builtInFacilitator(config as never);
+  const facilitator = config.facilitator.kind === "remote" ? new HTTPFacilitatorClient({ url: config.facilitator.url }) : await builtInFacilitator({ ...config, facilitator: config.facilitator });
   const server = new x402ResourceServer(facilitator).register(config.network, new ExactEvmScheme()).register(config.network, new UptoEvmScheme());
   await server.initialize();
   return { server, config };

@@ -2,6 +2,7 @@
 // (from the usage events of the x402 workspace: the ledger's record of each settlement), and
 // the latest payments with their state (settled, released, failed). Amounts are exact decimals.
 import { db } from "../../infra/db/client";
+import { Prisma } from "../../generated/prisma/client";
 import { formatMoney, money } from "../../kernel/money";
 import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import { utcTimestamp } from "../../ledger/usage/usage-filter";
@@ -40,14 +41,12 @@ export async function x402Revenue(days = 30, paymentLimit = 50): Promise<X402Ove
   // Whole UTC days: today and the days - 1 before it ("createdAt" is a UTC timestamp without zone).
   const today = new Date();
   const since = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (days - 1)));
+  const paid = Prisma.sql`"workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${utcTimestamp(since)}`;
   const rows = await db.$queryRaw<{ day: string; model: string; calls: bigint; revenue: string }[]>`
     SELECT to_char(date_trunc('day', "createdAt"), 'YYYY-MM-DD') AS day, "modelId" AS model,
       COUNT(*)::bigint AS calls, SUM("cost")::text AS revenue
-    FROM "UsageEvent" WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${utcTimestamp(since)}
-    GROUP BY 1, 2 ORDER BY 1 DESC, 2`;
-  const [{ payers }] = await db.$queryRaw<{ payers: bigint }[]>`
-    SELECT COUNT(DISTINCT "payer")::bigint AS payers FROM "UsageEvent"
-    WHERE "workspaceId" = ${X402_WORKSPACE_ID} AND "payer" IS NOT NULL AND "createdAt" >= ${utcTimestamp(since)}` as [{ payers: bigint }];
+    FROM "UsageEvent" WHERE ${paid} GROUP BY 1, 2 ORDER BY 1 DESC, 2`;
+  const [{ payers }] = await db.$queryRaw<[{ payers: bigint }]>`SELECT COUNT(DISTINCT "payer")::bigint AS payers FROM "UsageEvent" WHERE ${paid}`;
   const revenueRows: RevenueRow[] = rows.map((r) => ({ day: r.day, model: r.model, calls: Number(r.calls), revenue: formatMoney(r.revenue) }));
   const sum = (list: RevenueRow[]) => list.reduce((acc, r) => acc.plus(r.revenue), money(0));
   const group = <K extends "day" | "model">(key: K) => {

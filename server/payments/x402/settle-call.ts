@@ -10,7 +10,8 @@ import type { Money } from "../../kernel/money";
 import type { X402Payment } from "../../identity/principal";
 import { toAtomic } from "./amounts";
 import { failClaim, type Claim } from "./payment-claims";
-import { facilitatorUnavailable, paymentRequired } from "./requirements";
+import { errors } from "../../kernel/errors";
+import { paymentRequired } from "./requirements";
 import type { PaymentServer } from "./resource-server";
 import { recordSettlement, settleOnChain } from "./settlement";
 import { noteTiming, type X402Context } from "./admit-payment";
@@ -28,7 +29,7 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
   if (!settled.response.success) {
     await failClaim(a.claim.id, settled.response.errorReason ?? "settle_failed");
     a.hold.end();
-    if (settled.unreachable) throw facilitatorUnavailable(settled.unreachable);
+    if (settled.unreachable) throw errors.facilitatorUnavailable(settled.unreachable);
     throw await paymentRequired(a.ps, a.requirements, a.ctx.principal.resource, settled.response.errorReason ?? "settle_failed", settled.response.errorMessage);
   }
   since = performance.now();

@@ -22,7 +22,7 @@ export type Settled = { response: SettleResponse; amount: bigint; unreachable?: 
 export async function settleOnChain(ps: PaymentServer, p: Settleable, amount: bigint): Promise<Settled> {
   if (amount === 0n) return { response: { success: true, transaction: "", network: p.requirements.network, payer: p.payer, amount: "0" }, amount };
   try {
-    const response = await ps.server.settlePayment(p.payment as never, p.requirements, undefined, undefined, p.scheme === "upto" ? { amount: amount.toString() } : undefined);
+    const response = await ps.server.settlePayment(p.payment, p.requirements, undefined, undefined, p.scheme === "upto" ? { amount: amount.toString() } : undefined);
     return { response, amount: response.amount ? BigInt(response.amount) : amount };
   } catch (err) {
     const response = { success: false, errorReason: "settle_error", errorMessage: (err as Error).message, transaction: "", network: p.requirements.network, payer: p.payer };

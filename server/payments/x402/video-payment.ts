@@ -4,6 +4,7 @@
 // workspace's job holds. The usage event has the job's id, as for workspaces.
 import type { PaymentRequirements } from "@x402/core/types";
 import { db } from "../../infra/db/client";
+import { videoUsage } from "../../ledger/video-money";
 import type { X402Payment } from "../../identity/principal";
 import { x402Enabled } from "./config";
 import { paymentServer } from "./resource-server";
@@ -34,14 +35,7 @@ export async function settleVideoPayment(job: CompletedJob): Promise<void> {
     const p = { id: row.id, payer: row.payer, scheme: row.scheme, payment: row.payload as unknown as X402Payment, requirements: row.requirements as unknown as PaymentRequirements };
     const settled = await settleOnChain(ps, p, BigInt(p.requirements.amount));
     if (!settled.response.success) return void (await fail(settled.response.errorReason ?? "settle_failed"));
-    await recordSettlement(ps, p, settled, {
-      eventId: job.id,
-      modelId: job.modelId,
-      nodeId: job.nodeId,
-      endpoint: "/v1/videos",
-      videoSeconds: job.billedSeconds,
-      latencyMs: Date.now() - job.createdAt.getTime(),
-    });
+    await recordSettlement(ps, p, settled, videoUsage(job));
   } catch (err) {
     console.error(`x402: settling the payment of video job ${job.id} failed:`, err);
     await fail(`settle_error: ${(err as Error).message}`).catch(() => undefined);
