@@ -13,13 +13,32 @@ function wholeNumber(name: string, fallback: string): number {
   return Number(value);
 }
 const processes = wholeNumber("WEB_CONCURRENCY", "0") || availableParallelism();
+/** Metrics on a port of their own (server/infra/env.ts METRICS_PORT), 0: none. */
+const metricsPort = wholeNumber("METRICS_PORT", "0");
+const metricsHost = process.env.METRICS_HOST?.trim() || "127.0.0.1";
 /** How long a process drains on SIGTERM (server/infra/env.ts SHUTDOWN_DRAIN_MS). */
 const drainMs = wholeNumber("SHUTDOWN_DRAIN_MS", "30000");
 /** After its drain, a process needs a moment to end what is left and give its leases back. */
 const EXIT_MARGIN_MS = 5000;
 
-function primary(): void {
+/** The primary's few lines, in the form of the processes' log (server/infra/telemetry/log.ts) without loading it. */
+function say(level: "info" | "error", msg: string): void {
+  const json = (process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "json";
+  const line = json ? JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, msg }) : `${level.toUpperCase()} (${process.pid}): ${msg}`;
+  (level === "error" ? process.stderr : process.stdout).write(`${line}\n`);
+}
+
+async function primary(): Promise<void> {
   let stopping = false;
+  // Metrics are gathered from every process here: for METRICS_PORT, and for a process asked on /metrics.
+  if (metricsPort || process.env.METRICS_TOKEN) {
+    const [{ answerMetricsRequests, clusterMetrics }, { listenForMetrics }] = await Promise.all([
+      import("../server/infra/telemetry/cluster-metrics"),
+      import("../server/infra/telemetry/metrics-port"),
+    ]);
+    answerMetricsRequests();
+    if (metricsPort) listenForMetrics(metricsHost, metricsPort, clusterMetrics, (line) => say("info", line));
+  }
   // Each process knows its index: the instance's background work (video workers, health checks,
   // sweeps) runs in process 0 only, and a replacement takes the index of the process it replaces.
   const index = new Map<number, number>();
@@ -33,7 +52,7 @@ function primary(): void {
       if (alive().length === 0) process.exit(0);
       return;
     }
-    console.error(`gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    say("error", `gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
     fork(i);
   });
   const stop = () => {
@@ -98,12 +117,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 
 async function serve(): Promise<void> {
   // Loaded here, not at the top: the cluster's primary process only forks and watches.
-  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground, stopBackground }] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground, stopBackground }, telemetry] = await Promise.all([
     import("../server/infra/env"),
     import("../server/transport/node/data-plane"),
     import("../server/ledger/credit-leases"),
     import("../server/background"),
+    loadTelemetry(),
   ]);
+  telemetry.start(cluster.isWorker);
   // The instance's background work runs here, not from Next.js's instrumentation hook (Next.js
   // may never be loaded in this process); the hook sees this and does nothing.
   process.env.GATEWAY_BACKGROUND_OWNER = "gateway-server";
@@ -124,9 +145,14 @@ async function serve(): Promise<void> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
-    const work = isDataPlanePath(pathname) ? serveDataPlane(req, res, pathname, q < 0 ? "" : url.slice(q + 1)) : toNext(req, res);
+    const work =
+      pathname === "/metrics"
+        ? telemetry.serveMetrics(req, res)
+        : isDataPlanePath(pathname)
+          ? serveDataPlane(req, res, pathname, q < 0 ? "" : url.slice(q + 1))
+          : toNext(req, res);
     work.catch((err: unknown) => {
-      console.error("request failed:", err);
+      telemetry.log.error({ err, path: pathname }, "request failed");
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
@@ -135,7 +161,7 @@ async function serve(): Promise<void> {
   if (env.MAX_CONNECTIONS > 0) server.maxConnections = env.MAX_CONNECTIONS;
   server.on("clientError", answerClientError);
   const { PORT: port, HOST: hostname } = env;
-  server.listen(port, hostname, () => console.log(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
+  server.listen(port, hostname, () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
 
   /**
    * SIGTERM: no new connections; idle keep-alive connections close at once, busy ones after
@@ -150,24 +176,53 @@ async function serve(): Promise<void> {
     stopping = true;
     draining = true;
     const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
-    console.log(`Gateway server ${process.pid}: ${signal}, draining for up to ${env.SHUTDOWN_DRAIN_MS} ms`);
+    telemetry.log.info(`Gateway server ${process.pid}: ${signal}, draining for up to ${env.SHUTDOWN_DRAIN_MS} ms`);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     const background = stopBackground(deadline);
     await Promise.race([Promise.all([closed, background]), sleep(deadline - Date.now())]);
     const cut = endOpenCalls();
-    if (cut) console.log(`Gateway server ${process.pid}: drain time over, ${cut} calls still open were ended`);
+    if (cut) telemetry.log.warn(`Gateway server ${process.pid}: drain time over, ${cut} calls still open were ended`);
     // The frames just written go out before the connections are closed.
     await Promise.race([closed, sleep(cut ? 500 : 0)]);
     clearInterval(closeIdle);
     server.closeAllConnections();
     await Promise.race([background, sleep(2000)]);
     await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
+    await Promise.race([telemetry.stop(), sleep(2000)]);
     process.exit(0);
   };
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
 }
 
-if (cluster.isPrimary && processes > 1) primary();
+/** Metrics, traces and logs of a serving process. */
+async function loadTelemetry() {
+  const [{ registerCollectors }, { metrics, processMetrics }, { listenForMetrics }, tracing, { serveMetrics }, { logger }] = await Promise.all([
+    import("../server/telemetry-collectors"),
+    import("../server/infra/telemetry/metrics"),
+    import("../server/infra/telemetry/metrics-port"),
+    import("../server/infra/telemetry/tracing"),
+    import("../server/transport/node/metrics-endpoint"),
+    import("../server/infra/telemetry/log"),
+  ]);
+  const log = logger();
+  return {
+    log,
+    serveMetrics,
+    start(inCluster: boolean) {
+      metrics();
+      registerCollectors();
+      tracing.startTracing();
+      // Alone (no cluster), this process serves the metrics port itself.
+      if (!inCluster && metricsPort) listenForMetrics(metricsHost, metricsPort, processMetrics, (line) => log.info(line));
+    },
+    async stop() {
+      await tracing.stopTracing();
+      log.flush();
+    },
+  };
+}
+
+if (cluster.isPrimary && processes > 1) await primary();
 else await serve();

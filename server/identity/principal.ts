@@ -1,5 +1,6 @@
 import type { PaymentPayload } from "@x402/core/types";
 import type { Role } from "../generated/prisma/enums";
+import type { CallObserver } from "../kernel/call-observer";
 import type { Access } from "./access";
 
 /**
@@ -51,4 +52,6 @@ export type CallContext = {
   access?: Promise<Access>;
   /** Server-sent event frames written after a stream's end (an x402 settlement made when the stream was done). */
   trailers?: string[];
+  /** The request's telemetry (metrics, log line, trace), told of what the call was charged. */
+  observer?: CallObserver;
 };

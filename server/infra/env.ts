@@ -133,6 +133,23 @@ export const EnvSchema = z.object({
   X402_FACILITATOR_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional(),
   /** How long a signed payment stays valid for a call, in seconds (a video job's: VIDEO_JOB_TIMEOUT_SECONDS + 600). */
   X402_MAX_TIMEOUT_SECONDS: int(300),
+  /**
+   * Prometheus metrics (docs/OPERATIONS.md): `GET /metrics` on PORT answers a request bearing
+   * METRICS_TOKEN; METRICS_PORT (0: none) serves them without a token on METRICS_HOST, a port to
+   * keep off the public network. Neither set: no metrics endpoint.
+   */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  METRICS_PORT: int(0),
+  METRICS_HOST: z.string().default("127.0.0.1"),
+  /** Logs: pino's levels (`silent` for none); `pretty` for people, `json` for machines (default: pretty on a terminal). */
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** "false": no log line per /v1 request (errors are still logged). */
+  LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  /** Traces over OTLP/HTTP (docs/OPERATIONS.md): on when set, e.g. http://localhost:4318; the standard OTEL_* variables apply. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("model-gateway"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -11,15 +11,17 @@
 // bites when a node reports more than the request allowed; that excess is not billed, which keeps
 // every workspace within its credit (the bound in docs/BILLING.md) and never charges a client
 // more than the most its request could cost.
+import type { CallObserver } from "../kernel/call-observer";
 import { money, Money } from "../kernel/money";
 import { reserveBudgets, type Budget } from "./budgets";
 import { leaseBook, type Hold } from "./credit-leases";
 import { toStored, usageMovement, type UsageRecord } from "./movements";
+import { countUsage } from "./usage-metrics";
 import { usageWriter } from "./usage-writer";
 
 /** Who pays: the workspace, and the API key the call was made with (null for the other credentials). */
 export type Payer = { workspaceId: string; keyId: string | null };
-type CallContext = { principal: Payer; requestId: string };
+type CallContext = { principal: Payer; requestId: string; observer?: CallObserver };
 
 /** What the ledger is told of a call before it is reserved. */
 export type Reservation = {
@@ -82,17 +84,28 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string;
   const r = m.reservation;
   r.onUsage?.((counts.inputTokens ?? 0) + (counts.outputTokens ?? 0));
   const capped = Money.min(toStored(cost), m.hold.amount);
+  const nodeMs = performance.now() - call.started;
   const usage: UsageRecord = {
     ...counts,
     eventId: m.eventId,
     modelId: call.modelId,
     nodeId: call.nodeId,
     endpoint: m.endpoint,
-    latencyMs: Math.round(performance.now() - call.started),
+    latencyMs: Math.round(nodeMs),
     planId: r.planId ?? null,
     subject: r.subject ?? null,
   };
-  if (m.settle) return m.settle(capped, usage);
-  const movement = usageMovement({ workspaceId: m.ctx.principal.workspaceId, apiKeyId: m.ctx.principal.keyId }, capped, usage, m.hold.instanceId, r.budgets?.map((b) => b.counter));
-  return usageWriter().record(movement, m.hold);
+  const observer = m.ctx.observer;
+  const inputTokens = counts.inputTokens ?? 0;
+  const outputTokens = counts.outputTokens ?? 0;
+  observer?.charged({ modelId: call.modelId, nodeId: call.nodeId, nodeMs, inputTokens, outputTokens, cost: capped.toString() });
+  const write = (
+    m.settle
+      ? m.settle(capped, usage)
+      : usageWriter().record(
+          usageMovement({ workspaceId: m.ctx.principal.workspaceId, apiKeyId: m.ctx.principal.keyId }, capped, usage, m.hold.instanceId, r.budgets?.map((b) => b.counter)),
+          m.hold,
+        )
+  ).then(() => countUsage(call.modelId, { inputTokens, outputTokens }, capped));
+  return observer ? observer.usageWrite(write) : write;
 }

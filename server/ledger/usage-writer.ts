@@ -10,12 +10,13 @@
 // 3 × wal_writer_delay (200 ms by default, so 600 ms) of usage, never a part of a batch, and the
 // balance, key spent and leases of the lost batches are lost with them (they are one statement).
 import { writeQueryable } from "../infra/db/write-pool";
+import { metrics } from "../infra/telemetry/metrics";
 import { applyMovements, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
 import { noteCounters } from "./budgets";
 
-type Pending = { movement: Movement; hold?: Hold; resolve: () => void; reject: (err: unknown) => void };
+type Pending = { movement: Movement; hold?: Hold; resolve: () => void; reject: (err: unknown) => void; queuedAt: number };
 
 const MAX_BATCH = 500;
 
@@ -23,6 +24,9 @@ export class UsageWriter {
   private queue: Pending[] = [];
   private scheduled = false;
   private committing = false;
+  /** The batch being committed: its size, and when its oldest event was queued (performance.now()). */
+  private committingBatch = 0;
+  private committingSince: number | null = null;
 
   constructor(private readonly book: () => LeaseBook = leaseBook) {}
 
@@ -32,13 +36,23 @@ export class UsageWriter {
    */
   record(movement: Movement, hold?: Hold): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ movement, hold, resolve, reject });
+      this.queue.push({ movement, hold, resolve, reject, queuedAt: performance.now() });
       this.schedule();
     });
   }
 
+  /** Events waiting for their commit (queued or being committed), and how long the oldest has waited (ms): the writer's lag. */
+  lag(): { pending: number; oldestMs: number } {
+    const oldest = this.committingSince ?? this.queue[0]?.queuedAt;
+    return { pending: this.queue.length + this.committingBatch, oldestMs: oldest === undefined ? 0 : performance.now() - oldest };
+  }
+
   private async commit(batch: Pending[]): Promise<void> {
+    const started = performance.now();
     const applied: Applied = await applyMovements(writeQueryable, batch.map((p) => p.movement));
+    const m = metrics();
+    m.usageWrite.observe((performance.now() - started) / 1000);
+    m.usageBatch.observe(batch.length);
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
     if (applied.counters.length) noteCounters(applied.counters);
@@ -50,6 +64,8 @@ export class UsageWriter {
     if (this.committing) return; // the running commit schedules the next batch when it ends
     this.committing = true;
     const batch = this.queue.splice(0, MAX_BATCH);
+    this.committingSince = batch[0]?.queuedAt ?? null;
+    this.committingBatch = batch.length;
     try {
       await this.commit(batch);
       for (const p of batch) p.resolve();
@@ -63,6 +79,8 @@ export class UsageWriter {
       }
     } finally {
       this.committing = false;
+      this.committingSince = null;
+      this.committingBatch = 0;
       if (this.queue.length) this.schedule();
     }
   }

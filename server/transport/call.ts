@@ -3,6 +3,7 @@
 // IncomingCall and writes the Reply back in its own way.
 import type { Readable } from "node:stream";
 import type { BinaryBody } from "../kernel/binary-body";
+import type { CallObservation } from "./call-observation";
 
 export type IncomingCall = {
   method: string;
@@ -19,7 +20,7 @@ export type IncomingCall = {
 
 export type ReplyHeaders = Record<string, string>;
 
-export type Reply =
+export type Reply = (
   | { kind: "json"; status: number; headers: ReplyHeaders; body: string }
   | { kind: "empty"; status: number; headers: ReplyHeaders }
   /** Server-sent events: each payload goes out as `data: <payload>` as it is produced. */
@@ -32,7 +33,22 @@ export type Reply =
       /** Whole frames written after the stream's end (after [DONE]), as they stand when it ends. */
       trailers?: string[];
     }
-  | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody };
+  | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
+) & {
+  /** The request's telemetry, which the host ends once the answer went out (observeEnd). */
+  observation?: CallObservation;
+};
+
+/** The status an answer goes out with. */
+export function statusOf(reply: Reply): number {
+  if (reply.kind === "json" || reply.kind === "empty") return reply.status;
+  return reply.kind === "binary" ? (reply.body.options.status ?? 200) : 200;
+}
+
+/** Tells the request's telemetry that its answer went out. */
+export function observeEnd(reply: Reply): void {
+  reply.observation?.end(statusOf(reply));
+}
 
 export const SSE_HEADERS: ReplyHeaders = {
   "content-type": "text/event-stream; charset=utf-8",

@@ -21,6 +21,7 @@ import { parseJson, readBodyBytes } from "./request-body";
 import { newRequestId } from "./respond";
 import { x402Enabled } from "../payments/x402/config";
 import { x402Principal } from "../payments/x402/principal";
+import { CallObservation } from "./call-observation";
 
 type Procedure = (input: unknown) => Promise<unknown>;
 
@@ -68,7 +69,8 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
   // admission), and what the caller may do, resolved once after its credential.
   const answerHeaders: Record<string, string> = {};
   const seen: { access: Promise<Access> | null } = { access: null };
-  const reply = await answer(call, requestId, answerHeaders, seen);
+  const observation = new CallObservation(requestId, call, startedAt);
+  const reply = await observation.within(() => answer(call, requestId, answerHeaders, seen, observation));
   // Every answer to a caller with rate limits carries them, also those not admitted through them.
   if (seen.access && !Object.keys(answerHeaders).some((h) => h.startsWith("x-ratelimit-"))) {
     const access = await seen.access.catch(() => null);
@@ -76,12 +78,20 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
   }
   Object.assign(reply.headers, answerHeaders);
   finishHeaders(reply, call, startedAt);
+  reply.observation = observation;
   return reply;
 }
 
-async function answer(call: IncomingCall, requestId: string, answerHeaders: Record<string, string>, seen: { access: Promise<Access> | null }): Promise<Reply> {
+async function answer(
+  call: IncomingCall,
+  requestId: string,
+  answerHeaders: Record<string, string>,
+  seen: { access: Promise<Access> | null },
+  observation: CallObservation,
+): Promise<Reply> {
   try {
     if (call.method === "OPTIONS") {
+      observation.route = "options";
       const allowed = allowedMethods(call.path);
       // A browser's preflight carries no credential: it is answered for any path, and the real
       // request then gets what it deserves (with CORS headers, so the page can read the error).
@@ -89,6 +99,7 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
       if (allowed) return { kind: "empty", status: 204, headers: { allow: withHead(allowed).concat("OPTIONS").join(", "), "x-request-id": requestId } };
     }
     const match = matchRoute(call.method, call.path);
+    if (match.kind === "served" || match.kind === "unserved") observation.operation(match.op);
     let principal: Principal | null = null;
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
@@ -97,10 +108,12 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
       const authorization = call.header("authorization") ?? null;
       // No credential (or the placeholder key `x402`, for SDKs that insist on one), and x402 is
       // on: an operation x402 callers may call is paid for (or read) with x402.
-      principal =
+      principal = await observation.phase("authenticate", () =>
         (!authorization || X402_PLACEHOLDER.test(authorization)) && match.kind === "served" && match.op.x402 && x402Enabled()
-          ? await x402Principal(match.op, call.header("payment-signature"), call.selfOrigin() + call.path)
-          : await authenticateBearer(authorization, spends);
+          ? x402Principal(match.op, call.header("payment-signature"), call.selfOrigin() + call.path)
+          : authenticateBearer(authorization, spends),
+      );
+      observation.caller(principal);
       if (principal.kind !== "user") {
         seen.access = accessOf(principal);
         seen.access.catch(() => undefined); // awaited later, by admission or for the headers
@@ -125,7 +138,9 @@ async function answer(call: IncomingCall, requestId: string, answerHeaders: Reco
       case "served": {
         const trailers: string[] = [];
         const input = await operationInput(match.op, call, match.params);
-        const result = await procedureOf(createCaller({ requestId, principal, answerHeaders, trailers, access: seen.access ?? undefined }), match.op)(input);
+        observation.requestedModel((input as { model?: unknown } | null)?.model);
+        const caller = createCaller({ requestId, principal, answerHeaders, trailers, access: seen.access ?? undefined, observer: observation });
+        const result = await procedureOf(caller, match.op)(input);
         return toReply(result, requestId, trailers);
       }
     }

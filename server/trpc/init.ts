@@ -6,6 +6,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { Access } from "../identity/access";
 import type { Principal } from "../identity/principal";
 import type { SessionUser } from "../identity/users/session-user";
+import type { CallObserver } from "../kernel/call-observer";
 import { errors, GatewayError } from "../kernel/errors";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import { trpcCodeFor } from "./error-codes";
@@ -22,6 +23,8 @@ export type Context = {
   access?: Promise<Access>;
   /** Frames a /v1 stream ends with (an x402 settlement); set by the dispatcher. */
   trailers?: string[];
+  /** The /v1 request's telemetry; set by the dispatcher. */
+  observer?: CallObserver;
 };
 
 const t = initTRPC.context<Context>().create({

@@ -2,6 +2,7 @@
 // first-byte and idle timeouts. Failures are classified so the router knows what may be retried.
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../../infra/env";
+import { clientSpan, inTrace } from "../../infra/telemetry/tracing";
 import { authHeaders } from "./list-models";
 
 export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
@@ -61,9 +62,34 @@ export async function request(
   target: UpstreamTarget,
   method: Method,
   path: string,
-  options: { body?: Dispatcher.DispatchOptions["body"]; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  options: RequestOptions = {},
 ): Promise<UpstreamResponse> {
   const url = new URL(`${target.baseUrl}${path}`);
+  if (inTrace()) return traced(url, method, options, target);
+  return send(url, method, options, target);
+}
+
+/** The node call as a span of the request's trace, ended with the node's last byte. */
+async function traced(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
+  const span = clientSpan(`${method} ${url.pathname}`, {
+    "http.request.method": method,
+    "server.address": url.hostname,
+    "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+    "url.full": `${url.origin}${url.pathname}`,
+  });
+  try {
+    const res = await send(url, method, { ...options, headers: { ...options.headers, ...span.headers } }, target);
+    res.body.once("end", () => span.end()).once("close", () => span.end()).once("error", (err) => span.end(err));
+    return res;
+  } catch (err) {
+    span.end(err);
+    throw err;
+  }
+}
+
+type RequestOptions = { body?: Dispatcher.DispatchOptions["body"]; headers?: Record<string, string>; signal?: AbortSignal };
+
+async function send(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
   let res: Dispatcher.ResponseData;
   try {
     res = await poolFor(url.origin).request({

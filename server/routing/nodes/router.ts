@@ -27,6 +27,11 @@ export async function pickNode(modelId: string, exclude: Set<string> = new Set()
   return best && { node: best, upstreamModel: best.models.get(modelId)! };
 }
 
+/** Calls in flight from this process, per node. */
+export function outstandingCalls(): ReadonlyMap<string, number> {
+  return outstanding;
+}
+
 /** Counts a call against the node until `release` is called (for streams: when the stream ends). */
 export function acquire(nodeId: string): () => void {
   outstanding.set(nodeId, (outstanding.get(nodeId) ?? 0) + 1);

@@ -4,7 +4,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BinaryBody } from "../../kernel/binary-body";
-import type { IncomingCall, Reply } from "../call";
+import { observeEnd, type IncomingCall, type Reply } from "../call";
 import { dispatch } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
@@ -37,7 +37,10 @@ export async function handleV1(req: Request): Promise<Response> {
     body: () => (req.body ? Readable.fromWeb(req.body as NodeReadableStream<Uint8Array>) : Readable.from([])),
     selfOrigin: () => url.origin,
   };
-  const res = toResponse(await dispatch(call), req.method === "HEAD");
+  const reply = await dispatch(call);
+  const res = toResponse(reply, req.method === "HEAD");
+  // Under Next.js, a request is observed until its answer's headers (a stream's end is not seen here).
+  observeEnd(reply);
   if (req.method !== "HEAD" || !res.body) return res;
   await res.body.cancel(); // a stored file or a node's stream must not stay open
   return new Response(null, { status: res.status, headers: res.headers });

@@ -6,7 +6,7 @@ import type { Socket } from "node:net";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { errors, GatewayError } from "../../kernel/errors";
-import type { IncomingCall } from "../call";
+import { observeEnd, type IncomingCall } from "../call";
 import { dispatch } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../respond";
@@ -62,6 +62,7 @@ export async function serveDataPlane(req: IncomingMessage, res: ServerResponse, 
     closeWithoutReset(req.socket);
   }
   await writeReply(res, reply, req.method === "HEAD");
+  observeEnd(reply);
 }
 
 /** After an early answer, how long what the client still sends is read at most, and after how long a silence the connection is closed. */

@@ -1,0 +1,54 @@
+// The gateway's log: structured JSON lines (pino) for machines, readable lines on a terminal
+// (pino-pretty, in-process). Secrets never go in: callers log ids, never credentials or bodies,
+// and the fields that could hold one are redacted whatever a caller passes.
+import pino, { type Logger } from "pino";
+import pretty from "pino-pretty";
+import { env } from "../env";
+
+/** Fields that may carry a secret, wherever a caller puts them. */
+const REDACT = [
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "headers.cookie",
+  "*.headers.authorization",
+  "*.headers.cookie",
+  "apiKey",
+  "*.apiKey",
+  "password",
+  "*.password",
+  "secret",
+  "*.secret",
+  "token",
+  "*.token",
+  "payment-signature",
+  "*['payment-signature']",
+];
+
+function create(): Logger {
+  const options: pino.LoggerOptions = {
+    level: env.LOG_LEVEL,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT, censor: "[redacted]" },
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  const readable = (env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty";
+  if (readable) {
+    return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
+  }
+  // Written asynchronously (a request never waits for its log line); what is buffered goes out on exit.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
+}
+
+const shared = globalThis as unknown as { gatewayLog?: Logger };
+
+/** The process's logger (one per process, whichever copy of this module loads it). */
+export function logger(): Logger {
+  return (shared.gatewayLog ??= create());
+}
+
+/** A logger whose lines all carry `component`. */
+export function logFor(component: string): Logger {
+  return logger().child({ component });
+}

@@ -1,0 +1,99 @@
+// The gateway's Prometheus metrics (prom-client), one set per process. With several processes
+// (WEB_CONCURRENCY), the cluster's primary asks every process for its figures and aggregates them
+// (cluster-metrics.ts): counters and histograms are summed; each gauge says how it combines.
+// Names and labels are documented in docs/OPERATIONS.md, with example PromQL.
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register, type Aggregator } from "prom-client";
+
+/** Seconds, from a little under a millisecond (the gateway's own time) to a long generation. */
+const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+const shared = globalThis as unknown as { gatewayMetrics?: ReturnType<typeof define> };
+
+function define() {
+  // In a cluster's process, answer the primary's requests for this process's figures.
+  new AggregatorRegistry();
+  collectDefaultMetrics({ register });
+  return {
+    requests: new Counter({
+      name: "gateway_http_requests_total",
+      help: "Requests answered on /v1 and /health, by route (the operation's path), method, status, credential kind and model.",
+      labelNames: ["route", "method", "status", "credential", "model"] as const,
+    }),
+    requestDuration: new Histogram({
+      name: "gateway_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer (a stream's last byte), by route.",
+      labelNames: ["route"] as const,
+      buckets: SECONDS,
+    }),
+    overhead: new Histogram({
+      name: "gateway_overhead_duration_seconds",
+      help: "The gateway's own part of a call that a node answered: the whole answer's time less the node's.",
+      labelNames: ["route"] as const,
+      buckets: SECONDS,
+    }),
+    upstreamDuration: new Histogram({
+      name: "gateway_upstream_duration_seconds",
+      help: "Time a node took for a charged call: from sending it to the node's last byte, failovers included.",
+      labelNames: ["model", "node"] as const,
+      buckets: SECONDS,
+    }),
+    tokens: new Counter({
+      name: "gateway_tokens_total",
+      help: "Tokens of charged calls, by model and direction (input, output).",
+      labelNames: ["model", "direction"] as const,
+    }),
+    cost: new Counter({
+      name: "gateway_cost_usd_total",
+      help: "USD charged, by model (the ledger holds the exact amounts; this float is for dashboards).",
+      labelNames: ["model"] as const,
+    }),
+    usageWrite: new Histogram({
+      name: "gateway_usage_write_duration_seconds",
+      help: "Time the batched usage writer took to commit one batch.",
+      buckets: SECONDS,
+    }),
+    usageBatch: new Histogram({
+      name: "gateway_usage_write_batch_size",
+      help: "Usage events committed together in one batch.",
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+    }),
+  };
+}
+
+/** This process's metrics (one set per process, whichever copy of this module loads it). */
+export function metrics(): ReturnType<typeof define> {
+  return (shared.gatewayMetrics ??= define());
+}
+
+/**
+ * A gauge whose value is read when metrics are scraped: `collect` sets it. `aggregate` says how
+ * the processes' values combine (`sum` for what each process holds, `max` for a state they all see).
+ */
+export function observedGauge<L extends string>(options: {
+  name: string;
+  help: string;
+  labelNames?: readonly L[];
+  aggregate: Aggregator;
+  collect: (gauge: Gauge<L>) => void | Promise<void>;
+}): Gauge<L> {
+  metrics();
+  const existing = register.getSingleMetric(options.name) as Gauge<L> | undefined;
+  if (existing) return existing;
+  return new Gauge<L>({
+    name: options.name,
+    help: options.help,
+    labelNames: options.labelNames ?? [],
+    aggregator: options.aggregate,
+    async collect() {
+      await options.collect(this);
+    },
+  });
+}
+
+/** This process's metrics in the Prometheus text format. */
+export function processMetrics(): Promise<string> {
+  metrics();
+  return register.metrics();
+}
+
+export const METRICS_CONTENT_TYPE = register.contentType;

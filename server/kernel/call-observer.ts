@@ -1,0 +1,12 @@
+// What a request's telemetry is told from below the transport: a call the ledger charged (its
+// model, node, node time, tokens, cost) and the write of its usage. The transport implements it
+// (metrics, the request's log line and trace); services pass it along with the call's context.
+
+/** A call the node answered and the ledger charged. `nodeMs`: from sending it to the node's last byte. */
+export type ChargedCall = { modelId: string; nodeId: string; nodeMs: number; inputTokens: number; outputTokens: number; cost: string };
+
+export interface CallObserver {
+  charged(call: ChargedCall): void;
+  /** Times the write of a call's usage (a span of the request's trace, when traced). */
+  usageWrite<T>(write: Promise<T>): Promise<T>;
+}

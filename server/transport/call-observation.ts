@@ -1,0 +1,177 @@
+// The telemetry of one /v1 request: made by the dispatcher, told by the ledger what the call was
+// charged (call-observer.ts), and ended by the host once the answer's last byte went out. Its end
+// counts the request in the metrics, writes the request's log line and ends its span.
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from "@opentelemetry/semantic-conventions";
+import type { AnyOperation, UnservedOperation } from "../contract/operation";
+import type { Principal } from "../identity/principal";
+import { env } from "../infra/env";
+import { logFor } from "../infra/telemetry/log";
+import { metrics } from "../infra/telemetry/metrics";
+import { context, contextOf, incomingContext, trace, tracer, tracingOn, type Span } from "../infra/telemetry/tracing";
+import type { CallObserver, ChargedCall } from "../kernel/call-observer";
+import type { IncomingCall } from "./call";
+
+const log = logFor("http");
+
+/** Distinct model labels one process reports at most; past them, `other` (a client cannot grow the series without bound). */
+const MAX_MODEL_LABELS = 200;
+const modelLabels = new Set<string>();
+
+function modelLabel(model: string): string {
+  if (!model) return "";
+  if (modelLabels.has(model)) return model;
+  if (modelLabels.size >= MAX_MODEL_LABELS || model.length > 100) return "other";
+  modelLabels.add(model);
+  return model;
+}
+
+/** The OpenTelemetry GenAI operation of a /v1 operation (gen_ai.operation.name). */
+function genAiOperation(opId: string): string | undefined {
+  if (opId.startsWith("chat.") || opId === "responses.create") return "chat";
+  if (opId.startsWith("embeddings.")) return "embeddings";
+  if (opId.startsWith("images.") || opId.startsWith("audio.") || opId === "videos.create") return "generate_content";
+  return undefined;
+}
+
+export class CallObservation implements CallObserver {
+  /** The operation's path template (`/v1/videos/{video_id}`), or what kind of request it was. */
+  route = "unmatched";
+  private opId = "";
+  private credential = "none";
+  private principal: Principal | null = null;
+  private model = "";
+  private nodeMs = 0;
+  private nodeId: string | null = null;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private cost: string | null = null;
+  private readonly span: Span | undefined;
+  private ended = false;
+
+  constructor(
+    readonly requestId: string,
+    private readonly call: IncomingCall,
+    private readonly startedAt: number,
+  ) {
+    if (tracingOn()) {
+      this.span = tracer().startSpan(
+        call.method,
+        { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: call.method, [ATTR_URL_PATH]: call.path, "gateway.request_id": requestId } },
+        incomingContext(call.header),
+      );
+    }
+  }
+
+  /** Runs the request's work with its span active (node calls made in it become its children). */
+  within<T>(work: () => Promise<T>): Promise<T> {
+    return this.span ? context.with(trace.setSpan(context.active(), this.span), work) : work();
+  }
+
+  /** Runs a phase of the request (authentication) as a child span when traced. */
+  phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (!this.span) return work();
+    return tracer().startActiveSpan(name, {}, contextOf(this.span), (s) =>
+      work().then(
+        (value) => (s.end(), value),
+        (err: unknown) => {
+          s.setStatus({ code: SpanStatusCode.ERROR });
+          s.end();
+          throw err;
+        },
+      ),
+    );
+  }
+
+  operation(op: AnyOperation | UnservedOperation): void {
+    this.route = op.path;
+    this.opId = "id" in op ? op.id : "";
+  }
+
+  caller(principal: Principal): void {
+    this.principal = principal;
+    this.credential = principal.kind;
+  }
+
+  /** The model the request names, once its input was read. */
+  requestedModel(model: unknown): void {
+    if (typeof model === "string") this.model = model;
+  }
+
+  charged(c: ChargedCall): void {
+    this.nodeMs += c.nodeMs;
+    this.nodeId = c.nodeId;
+    this.model = c.modelId;
+    this.inputTokens += c.inputTokens;
+    this.outputTokens += c.outputTokens;
+    this.cost = c.cost; // one charge per request (its usage event)
+  }
+
+  usageWrite<T>(write: Promise<T>): Promise<T> {
+    if (!this.span) return write;
+    const s = tracer().startSpan("usage write", {}, contextOf(this.span));
+    return write.finally(() => s.end());
+  }
+
+  /** The answer's last byte went out (or the client left). */
+  end(status: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const m = metrics();
+    const model = status === 400 || status === 404 ? "" : modelLabel(this.model);
+    m.requests.inc({ route: this.route, method: this.call.method, status: String(status), credential: this.credential, model });
+    m.requestDuration.observe({ route: this.route }, seconds);
+    if (this.nodeId) m.overhead.observe({ route: this.route }, Math.max(0, seconds - this.nodeMs / 1000));
+    if (this.nodeId) m.upstreamDuration.observe({ model: this.model, node: this.nodeId }, this.nodeMs / 1000);
+    if (this.span) this.endSpan(status);
+    if (status >= 500 || env.LOG_REQUESTS === "true") this.writeLog(status, seconds);
+  }
+
+  private endSpan(status: number): void {
+    const s = this.span!;
+    s.updateName(this.route === "unmatched" ? this.call.method : `${this.call.method} ${this.route}`);
+    s.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+    if (this.route.startsWith("/")) s.setAttribute(ATTR_HTTP_ROUTE, this.route);
+    const operation = genAiOperation(this.opId);
+    if (operation) s.setAttribute("gen_ai.operation.name", operation);
+    if (this.model) s.setAttribute("gen_ai.request.model", this.model);
+    if (this.nodeId) {
+      s.setAttributes({ "gen_ai.usage.input_tokens": this.inputTokens, "gen_ai.usage.output_tokens": this.outputTokens, "gateway.node_id": this.nodeId });
+      if (this.cost !== null) s.setAttribute("gateway.cost_usd", this.cost);
+    }
+    if (this.principal) s.setAttributes({ "gateway.workspace_id": this.principal.workspaceId, "gateway.credential": this.credential });
+    if (status >= 500) s.setStatus({ code: SpanStatusCode.ERROR });
+    s.end();
+  }
+
+  private writeLog(status: number, seconds: number): void {
+    const p = this.principal;
+    const line: Record<string, unknown> = {
+      requestId: this.requestId,
+      method: this.call.method,
+      path: this.call.path,
+      route: this.route,
+      status,
+      credential: this.credential,
+      durationMs: Math.round(seconds * 10_000) / 10,
+    };
+    if (p) {
+      line.workspaceId = p.workspaceId;
+      if (p.keyId) line.keyId = p.keyId;
+    }
+    if (this.model) line.model = this.model.slice(0, 100);
+    if (this.nodeId) {
+      line.nodeId = this.nodeId;
+      line.nodeMs = Math.round(this.nodeMs * 10) / 10;
+      line.gatewayMs = Math.round(Math.max(0, seconds * 1000 - this.nodeMs) * 10) / 10;
+      line.inputTokens = this.inputTokens;
+      line.outputTokens = this.outputTokens;
+      line.cost = this.cost;
+    }
+    if (this.span) line.traceId = this.span.spanContext().traceId;
+    if (status >= 500) log.error(line, "request failed");
+    else if (this.route === "/health") log.debug(line, "request"); // a load balancer's probes, every few seconds
+    else log.info(line, "request");
+  }
+}
