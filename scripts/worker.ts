@@ -6,6 +6,7 @@ import { currentHolder } from "../server/infra/db/data-dir";
 import { stopListening } from "../server/infra/db/notify";
 import { env } from "../server/infra/env";
 import { stopJobQueue } from "../server/infra/jobs/boss";
+import { logFor } from "../server/infra/telemetry/log";
 import { WORKER_ID } from "../server/inference/videos/render-video";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
 
@@ -16,16 +17,18 @@ if (!url) {
 }
 useDatabase(url);
 
+const log = logFor("worker");
 const concurrency = env.VIDEO_WORKERS || 1;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  process.stdout.write(`worker ${WORKER_ID}: ${signal}, finishing running renders (up to 10 s)\n`);
+  log.info(`worker ${WORKER_ID}: ${signal}, finishing running renders (up to 10 s)`);
   stopVideoSweeps();
-  await stopJobQueue(10_000).catch((err) => console.error("stopping the queue failed:", err));
+  await stopJobQueue(10_000).catch((err) => log.error({ err }, "stopping the queue failed"));
   await stopListening().catch(() => undefined);
   await disconnectDb().catch(() => undefined);
+  log.flush();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
@@ -33,4 +36,4 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 
 await startVideoWorkers(concurrency);
 startVideoSweeps();
-process.stdout.write(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once\n`);
+log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once`);

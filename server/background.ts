@@ -5,6 +5,9 @@ import { stopJobQueue } from "./infra/jobs/boss";
 import { stopBackgroundResponses, sweepInterruptedResponses, SWEEP_INTERVAL_MS } from "./inference/responses/background";
 import { blobStore } from "./infra/storage/blob-store";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "./inference/videos/workers";
+import { logFor } from "./infra/telemetry/log";
+
+const log = logFor("background");
 
 let started = false;
 const timers: NodeJS.Timeout[] = [];
@@ -19,17 +22,17 @@ export function startBackground(): void {
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   stopHealthChecks = startHealthChecks();
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
-  startVideoWorkers(env.VIDEO_WORKERS).catch((err) => console.error("video workers failed to start:", err));
+  startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();
   // Background responses a dead process left open: looked for now (a restart after a crash
   // settles them at once) and then every SWEEP_INTERVAL_MS.
-  const sweep = () => void sweepInterruptedResponses().catch((err) => console.error("response sweep failed:", err));
+  const sweep = () => void sweepInterruptedResponses().catch((err) => log.error({ err }, "response sweep failed"));
   sweep();
   timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
   // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.
   timers.push(
     setInterval(
-      () => blobStore().deleteOlderThan("images", env.IMAGE_URL_TTL_SECONDS * 1000).catch((err) => console.error("image sweep failed:", err)),
+      () => blobStore().deleteOlderThan("images", env.IMAGE_URL_TTL_SECONDS * 1000).catch((err) => log.error({ err }, "image sweep failed")),
       10 * 60_000,
     ).unref(),
   );
@@ -46,7 +49,7 @@ export async function stopBackground(deadline: number): Promise<void> {
   for (const timer of timers.splice(0)) clearInterval(timer);
   stopVideoSweeps();
   await Promise.all([
-    stopJobQueue(Math.max(0, deadline - Date.now())).catch((err) => console.error("job queue did not stop cleanly:", err)),
+    stopJobQueue(Math.max(0, deadline - Date.now())).catch((err) => log.error({ err }, "job queue did not stop cleanly")),
     stopBackgroundResponses(deadline),
   ]);
 }

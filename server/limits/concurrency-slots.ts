@@ -10,6 +10,9 @@
 import { hostname } from "node:os";
 import { db } from "../infra/db/client";
 import { randomBase62 } from "../kernel/ids";
+import { logFor } from "../infra/telemetry/log";
+
+const log = logFor("limits");
 
 const TTL_MS = 30_000;
 const IDLE_MS = 1000;
@@ -119,7 +122,7 @@ export class ConcurrencySlots {
       }
     }
     const failed = (await Promise.allSettled(work)).filter((r) => r.status === "rejected");
-    if (failed.length) console.error(`limits: ${failed.length} concurrency leases could not be kept:`, (failed[0] as PromiseRejectedResult).reason);
+    if (failed.length) log.error({ err: (failed[0] as PromiseRejectedResult).reason }, `limits: ${failed.length} concurrency leases could not be kept`);
   }
 
   private schedule(): void {

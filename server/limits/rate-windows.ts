@@ -14,6 +14,9 @@
 // tokens are not stranded on one instance. An instance that found the window used up asks again
 // only after EXHAUSTED_MS (others may have given tokens back meanwhile).
 import { writeQueryable } from "../infra/db/write-pool";
+import { logFor } from "../infra/telemetry/log";
+
+const log = logFor("limits");
 
 export const WINDOW_MS = 60_000;
 
@@ -119,7 +122,7 @@ export class RateWindows {
         if (row) w.taken = row.taken;
         w.exhaustedAt = 0;
       })
-      .catch((err) => console.error("limits: giving tokens back failed", err));
+      .catch((err) => log.error({ err }, "limits: giving tokens back failed"));
   }
 
   /** What this instance can tell of what is left: what the database has not given out, and its own slice. */
@@ -155,6 +158,6 @@ export class RateWindows {
   private sweep(start: number): void {
     if (start - this.lastSweep < WINDOW_MS) return;
     this.lastSweep = start;
-    writeQueryable.$queryRawUnsafe(SWEEP_SQL).catch((err) => console.error("limits: sweeping old windows failed", err));
+    writeQueryable.$queryRawUnsafe(SWEEP_SQL).catch((err) => log.error({ err }, "limits: sweeping old windows failed"));
   }
 }

@@ -4,6 +4,9 @@ import { GatewayError } from "../kernel/errors";
 import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import type { Reply } from "./call";
+import { logFor } from "../infra/telemetry/log";
+
+const log = logFor("http");
 
 export { formatParam } from "../kernel/validation-error";
 
@@ -34,7 +37,7 @@ export function errorBody(err: GatewayError): OpenAIErrorBody {
 function reportable(err: unknown, requestId: string): GatewayError {
   const known = toGatewayError(err);
   if (known) return known;
-  console.error(`[${requestId}] internal error:`, err);
+  log.error({ err, requestId }, "internal error");
   return new GatewayError({
     status: 500,
     code: "internal_error",

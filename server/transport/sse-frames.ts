@@ -1,6 +1,9 @@
 // The bytes of server-sent events, shared by both hosts.
 import { GatewayError } from "../kernel/errors";
 import { errorBody, toGatewayError } from "./error-adapter";
+import { logFor } from "../infra/telemetry/log";
+
+const log = logFor("http");
 
 export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
 
@@ -13,7 +16,7 @@ export function eventFrame(payload: string, named: boolean): Buffer {
 /** A failure after the stream started: a frame holding the error object. */
 export function errorFrame(err: unknown, requestId: string): Buffer {
   const known = toGatewayError(err);
-  if (!known) console.error(`[${requestId}] stream failed:`, err);
+  if (!known) log.error({ err, requestId }, "stream failed");
   const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
   return Buffer.from(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
 }

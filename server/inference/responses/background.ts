@@ -22,13 +22,16 @@ import { GatewayError } from "../../kernel/errors";
 import { RUN_LOCK_SPACE, claimRun, endRun } from "./run-locks";
 import { settleResponse } from "./store";
 import { outputFromCompletion } from "./translate";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("responses");
 
 const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 export const SWEEP_INTERVAL_MS = 10_000;
 
 function failure(err: unknown): { code: string; message: string } {
   if (err instanceof GatewayError) return { code: err.code, message: err.message };
-  console.error("background response failed:", err);
+  log.error({ err }, "background response failed");
   return { code: "server_error", message: "The gateway failed while running this response." };
 }
 
@@ -63,7 +66,7 @@ export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<
     } catch (err) {
       if (controller.signal.aborted) return;
       await settleResponse(id, { status: "failed", output: [], usage: null, error: failure(err), incompleteDetails: null, completedAt: new Date() }).catch(
-        (e) => console.error("could not record a failed background response:", e),
+        (e) => log.error({ err: e }, "could not record a failed background response"),
       );
     } finally {
       release(m); // the reservation ends with the charge, or here if there was none
@@ -90,7 +93,7 @@ export async function stopBackgroundResponses(deadline: number): Promise<void> {
   // An aborted run ends at once, unless its charge was already committing: it then settles as
   // finished, and the failure below (from an open status only) does not overwrite it.
   await Promise.race([Promise.all(left.map(([, run]) => run.done)), new Promise((r) => setTimeout(r, 1000))]);
-  await Promise.all(left.map(([id]) => settleResponse(id, interrupted()).catch((err) => console.error(`could not fail background response ${id}:`, err))));
+  await Promise.all(left.map(([id]) => settleResponse(id, interrupted()).catch((err) => log.error({ err }, `could not fail background response ${id}`))));
 }
 
 /** Open background responses without a run in the last sweep: failed if still without one now. */

@@ -19,6 +19,9 @@ import type { ResponseCreate } from "./schema";
 import { conversationUpTo, deleteStoredResponse, insertResponse } from "./store";
 import { streamResponse } from "./stream-response";
 import { outputFromCompletion, toChatRequest } from "./translate";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("responses");
 
 async function history(workspaceId: string, previousId: string | null | undefined): Promise<Item[]> {
   if (!previousId) return [];
@@ -99,7 +102,7 @@ async function respond(metering: Metering, row: ModelRow, req: ResponseCreate, c
   try {
     await charge();
   } catch (err) {
-    if (state.store) await deleteStoredResponse(state.id).catch((e) => console.error("could not remove an uncharged response:", e));
+    if (state.store) await deleteStoredResponse(state.id).catch((e) => log.error({ err: e }, "could not remove an uncharged response"));
     throw err;
   }
   return toResponseObject(state);

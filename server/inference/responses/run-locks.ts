@@ -5,6 +5,9 @@
 // process or instance by reading pg_locks; the table needs no column for it.
 import pg from "pg";
 import { databaseUrl } from "../../infra/db/client";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("responses");
 
 /** First key of these locks, so they cannot be taken for another use of advisory locks. */
 export const RUN_LOCK_SPACE = 1_650_549_614;
@@ -51,7 +54,7 @@ async function relock(): Promise<void> {
       else if (locked) await unlock(client, id); // the run ended meanwhile
     }
   } catch (err) {
-    console.error("background responses: could not take their locks again:", (err as Error).message);
+    log.error({ err: (err as Error).message }, "background responses: could not take their locks again");
     if (held.size) setTimeout(() => void relock(), 5000).unref();
   }
 }

@@ -18,6 +18,9 @@ import { itemId, outputText, type FunctionCallItem, type Item, type MessageItem 
 import type { ResponseState } from "./response-object";
 import { insertResponse, settleResponse } from "./store";
 import { outcomeOf, responsesUsage } from "./translate";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("responses");
 
 type Input = { metering: Metering; row: ModelRow; chatRequest: Record<string, unknown>; state: ResponseState; inputItems: Item[] };
 type Chunk = { choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[]; usage?: OpenAIUsage | null };
@@ -100,8 +103,8 @@ async function* events(chunks: AsyncGenerator<string>, turn: Turn, state: Respon
     state.status = "failed";
     state.error = err instanceof GatewayError ? { code: err.code, message: err.message } : { code: "server_error", message: "The stream failed." };
     state.completedAt = new Date();
-    if (!(err instanceof GatewayError)) console.error("streamed response failed:", err);
-    if (state.store) await settleResponse(state.id, state).catch((e) => console.error("could not store a failed response:", e));
+    if (!(err instanceof GatewayError)) log.error({ err }, "streamed response failed");
+    if (state.store) await settleResponse(state.id, state).catch((e) => log.error({ err: e }, "could not store a failed response"));
     yield send(lifecycle("response.failed", state));
     return;
   }

@@ -11,6 +11,9 @@ import type { Money } from "../../kernel/money";
 import { formatMoney } from "../../kernel/money";
 import { db } from "../../infra/db/client";
 import { releaseVideoPayments, settleVideoPayment } from "../../payments/x402/video-payment";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("videos");
 
 /** Jobs paid with x402 are settled on chain (or released) once their end is committed. */
 const X402_JOB = (job: { workspaceId: string }) => job.workspaceId === X402_WORKSPACE_ID;
@@ -39,7 +42,7 @@ export async function completeJob(jobId: string, attempt: number, c: Completion)
         "cost"::text AS cost, "billedSeconds"::text AS "billedSeconds", "createdAt", "planId", "subject"`,
   );
   // The job is completed whatever happens to its payment now (a failure is left to the sweep).
-  for (const job of settled.filter(X402_JOB)) await settleVideoPayment(job).catch((err) => console.error(`x402: settling video job ${job.id}:`, err));
+  for (const job of settled.filter(X402_JOB)) await settleVideoPayment(job).catch((err) => log.error({ err }, `x402: settling video job ${job.id}`));
   return settled.length > 0;
 }
 

@@ -18,6 +18,9 @@ import { createNodeVideo, deleteNodeVideo, downloadNodeVideo, getNodeVideo, type
 import { blobStore } from "../../infra/storage/blob-store";
 import { RENDER_RETRY_LIMIT } from "./create-video";
 import { completeJob, failJob } from "./job-outcome";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("videos");
 
 export const WORKER_ID = `${hostname()}:${process.pid}`;
 
@@ -202,7 +205,7 @@ export async function renderVideoJob(jobId: string, attempt: { retryCount: numbe
       await failJob(jobId, code, message, job.attempts);
       return;
     }
-    console.error(`video ${jobId}: attempt ${attempt.retryCount + 1} failed, will retry:`, err);
+    log.error({ err }, `video ${jobId}: attempt ${attempt.retryCount + 1} failed, will retry`);
     throw err;
   }
 }

@@ -9,6 +9,9 @@ import type { RenderJobData } from "./create-video";
 import { failAbandonedJobs, failTimedOutJobs } from "./job-outcome";
 import { settlePendingVideoPayments } from "../../payments/x402/video-payment";
 import { renderVideoJob } from "./render-video";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("videos");
 
 /**
  * Starts `concurrency` workers, each rendering one job at a time. A worker that finished a job
@@ -49,7 +52,7 @@ export async function deleteExpiredVideos(): Promise<number> {
       await db.videoJob.update({ where: { id: job.id }, data: { contentKey: null } });
       deleted++;
     } catch (err) {
-      console.error(`video sweep: could not delete the video of ${job.id}:`, err);
+      log.error({ err }, `video sweep: could not delete the video of ${job.id}`);
     }
   }
   return deleted;
@@ -80,11 +83,11 @@ export function startVideoSweeps(): void {
       running = false;
     }
   };
-  sweeping = setInterval(() => sweep().catch((err) => console.error("video sweep failed:", err)), env.JOB_MONITOR_INTERVAL_SECONDS * 1000);
+  sweeping = setInterval(() => sweep().catch((err) => log.error({ err }, "video sweep failed")), env.JOB_MONITOR_INTERVAL_SECONDS * 1000);
   sweeping.unref();
   const oldest = (env.VIDEO_RETENTION_SECONDS + env.VIDEO_JOB_TIMEOUT_SECONDS + 600) * 1000;
   orphanSweeping = setInterval(
-    () => blobStore().deleteOlderThan("videos", oldest).catch((err) => console.error("video file sweep failed:", err)),
+    () => blobStore().deleteOlderThan("videos", oldest).catch((err) => log.error({ err }, "video file sweep failed")),
     10 * 60_000,
   );
   orphanSweeping.unref();

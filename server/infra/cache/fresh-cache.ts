@@ -4,6 +4,9 @@
 // eviction cannot put its stale value back. Concurrent misses of one key share one load.
 import { LRUCache } from "lru-cache";
 import { Channel, listen, type ChannelName } from "../db/notify";
+import { logFor } from "../telemetry/log";
+
+const log = logFor("cache");
 
 export type FreshCacheOptions<V> = {
   name: string;
@@ -83,7 +86,7 @@ export class FreshCache<V> {
     if (!channel || this.subscribed) return;
     this.subscribed = listen(channel, (payload) => this.evict(payload)).catch((err) => {
       this.subscribed = undefined; // the max age still bounds staleness; try again on the next call
-      console.error(`${this.options.name} cache: LISTEN failed`, err);
+      log.error({ err }, `${this.options.name} cache: LISTEN failed`);
     });
   }
 }

@@ -6,13 +6,16 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { databaseUrl } from "./client";
+import { logFor } from "../telemetry/log";
+
+const log = logFor("db");
 
 const shared = globalThis as unknown as { gatewayWritePool?: pg.Pool };
 
 export function writePool(): pg.Pool {
   if (!shared.gatewayWritePool) {
     const pool = new pg.Pool({ connectionString: databaseUrl(), max: 4, options: "-c synchronous_commit=off", keepAlive: true });
-    pool.on("error", (err) => console.error("write pool: idle connection failed", err));
+    pool.on("error", (err) => log.error({ err }, "write pool: idle connection failed"));
     shared.gatewayWritePool = pool;
   }
   return shared.gatewayWritePool;

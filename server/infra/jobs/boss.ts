@@ -5,6 +5,9 @@ import type { Db as QueueDb, PgBoss } from "pg-boss";
 import { databaseUrl } from "../db/client";
 import type { Tx } from "../db/client";
 import { env } from "../env";
+import { logFor } from "../telemetry/log";
+
+const log = logFor("jobs");
 
 export const QUEUES = { videoRender: "video-render" } as const;
 
@@ -24,7 +27,7 @@ async function startBoss(): Promise<PgBoss> {
     monitorIntervalSeconds: env.JOB_MONITOR_INTERVAL_SECONDS,
     superviseIntervalSeconds: env.JOB_MONITOR_INTERVAL_SECONDS,
   });
-  boss.on("error", (err) => console.error("job queue:", err));
+  boss.on("error", (err) => log.error({ err }, "job queue"));
   await boss.start();
   await boss.createQueue(QUEUES.videoRender, { notify: true });
   return boss;

@@ -4,6 +4,9 @@
 // already been shown to the inviter, so a mail failure is reported, not raised.
 import type { Transporter } from "nodemailer";
 import { env } from "../env";
+import { logFor } from "../telemetry/log";
+
+const log = logFor("mail");
 
 export type InvitationEmail = { to: string; token: string; workspaceName: string; role: string; inviter: string; expiresAt: Date };
 export type InvitationEmailResult = { emailed: boolean; note: string | null };
@@ -58,7 +61,7 @@ export async function sendInvitationEmailWith(config: MailConfig, mail: Invitati
     });
     return { emailed: true, note: null };
   } catch (err) {
-    console.error("invitation email failed", err instanceof Error ? err.message : err);
+    log.error({ err: err instanceof Error ? err.message : err }, "invitation email failed");
     return { emailed: false, note: "Sending the email failed; share the link yourself." };
   }
 }

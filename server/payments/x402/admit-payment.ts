@@ -14,6 +14,9 @@ import { errors } from "../../kernel/errors";
 import { paymentRequired, requirementsFor } from "./requirements";
 import { paymentServer, type PaymentServer } from "./resource-server";
 import { settleCall } from "./settle-call";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("x402");
 
 export type X402Context = CallContext & { principal: Extract<Principal, { kind: "x402" }> };
 
@@ -89,7 +92,7 @@ export async function admitPayment(ctx: X402Context, call: PaidCall): Promise<Me
   const hold = new Hold(PAYMENT_HOLDS, {}, ctx.principal.workspaceId, roundReservation(call.maxCost));
   const state = { settled: false };
   hold.whenEnded(() => {
-    if (!state.settled) void releaseClaim(claim.id).catch((err) => console.error(`[${ctx.requestId}] x402: releasing payment ${claim.id} failed:`, err));
+    if (!state.settled) void releaseClaim(claim.id).catch((err) => log.error({ err, requestId: ctx.requestId }, `x402: releasing payment ${claim.id} failed`));
   });
   const eventId = call.eventId ?? ctx.requestId;
   const metering: Metering = { ctx, eventId, endpoint: call.endpoint, hold, reservation: { endpoint: call.endpoint, maxCost: call.maxCost, eventId } };

@@ -9,6 +9,9 @@ import type { X402Payment } from "../../identity/principal";
 import { x402Enabled } from "./config";
 import { paymentServer } from "./resource-server";
 import { recordSettlement, settleOnChain } from "./settlement";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("x402");
 
 type CompletedJob = { id: string; modelId: string; nodeId: string | null; billedSeconds: string; createdAt: Date };
 
@@ -37,7 +40,7 @@ export async function settleVideoPayment(job: CompletedJob): Promise<void> {
     if (!settled.response.success) return void (await fail(settled.response.errorReason ?? "settle_failed"));
     await recordSettlement(ps, p, settled, videoUsage(job));
   } catch (err) {
-    console.error(`x402: settling the payment of video job ${job.id} failed:`, err);
+    log.error({ err }, `x402: settling the payment of video job ${job.id} failed`);
     await fail(`settle_error: ${(err as Error).message}`).catch(() => undefined);
   }
 }

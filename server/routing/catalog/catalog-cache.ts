@@ -3,6 +3,9 @@
 import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
 import { modelInclude, type ModelRow } from "./model-row";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("routing");
 
 export type CatalogEntry = { row: ModelRow; readyNow: boolean };
 export type Catalog = { byId: Map<string, CatalogEntry>; loadedAt: number };
@@ -41,7 +44,7 @@ function subscribe(): void {
     .then(() => undefined)
     .catch((err) => {
       subscribed = undefined;
-      console.error("catalog cache: LISTEN failed", err);
+      log.error({ err }, "catalog cache: LISTEN failed");
     });
 }
 

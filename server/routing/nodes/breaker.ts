@@ -11,6 +11,9 @@ import { randomUUID } from "node:crypto";
 import { db } from "../../infra/db/client";
 import { Channel, listen, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("routing");
 
 type State = { failures: number; openUntil: number; trial: boolean };
 const states = new Map<string, State>();
@@ -26,12 +29,12 @@ function subscribe(): void {
     else if (kind === "ok") states.delete(nodeId);
   }).catch((err) => {
     subscribed = undefined;
-    console.error("breaker: LISTEN failed", err);
+    log.error({ err }, "breaker: LISTEN failed");
   });
 }
 
 function tell(kind: "fail" | "ok", nodeId: string): Promise<void> {
-  return notify(db, Channel.breaker, `${kind} ${instance} ${nodeId}`).catch((err) => console.error("breaker: NOTIFY failed", err));
+  return notify(db, Channel.breaker, `${kind} ${instance} ${nodeId}`).catch((err) => log.error({ err }, "breaker: NOTIFY failed"));
 }
 
 function countFailure(nodeId: string, now = Date.now()): void {

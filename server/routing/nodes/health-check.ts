@@ -5,6 +5,9 @@ import { env } from "../../infra/env";
 import { listUpstreamModels } from "../../providers/openai-compatible/list-models";
 import { healthCheckPassed } from "./breaker";
 import { open } from "../../infra/secret-box";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("routing");
 
 type CheckedNode = { id: string; baseUrl: string; apiKeyEncrypted: string | null; status: string };
 
@@ -47,7 +50,7 @@ export function startHealthChecks(): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const run = async () => {
-    await checkAllNodes().catch((err) => console.error("health check failed:", (err as Error).message));
+    await checkAllNodes().catch((err) => log.error({ err: (err as Error).message }, "health check failed"));
     if (!stopped) timer = setTimeout(run, env.HEALTH_CHECK_INTERVAL_MS).unref();
   };
   void run();

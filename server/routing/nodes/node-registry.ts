@@ -3,6 +3,9 @@
 import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
 import { open } from "../../infra/secret-box";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("routing");
 
 export type RoutableNode = {
   id: string;
@@ -49,7 +52,7 @@ export function invalidateNodes(): void {
 export async function getRoutableNodes(): Promise<RoutableNode[]> {
   subscribed ??= listen(Channel.nodesChanged, invalidateNodes).catch((err) => {
     subscribed = undefined;
-    console.error("node registry: LISTEN failed", err);
+    log.error({ err }, "node registry: LISTEN failed");
   });
   const current = state.gatewayNodes;
   if (current && Date.now() - current.loadedAt < REGISTRY_TTL_MS) return current.nodes;

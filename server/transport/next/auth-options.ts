@@ -9,6 +9,9 @@ import { env } from "../../infra/env";
 import { derivedSecret } from "../../infra/secret-box";
 import { authorizeWithPassword, SignInRefused } from "../../identity/users/authorize-password";
 import { linkOAuthUser, mayUseOAuthAccount } from "../../identity/users/link-oauth-user";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("http");
 
 // Self-hosted without NEXTAUTH_URL: take the origin from the Host header, as `next start` serves it.
 if (!env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
@@ -30,7 +33,7 @@ export const authOptions: NextAuthOptions = {
         } catch (err) {
           // next-auth shows a thrown message to the browser: only our own refusals may reach it.
           if (err instanceof SignInRefused) throw err;
-          console.error("sign-in failed:", err);
+          log.error({ err }, "sign-in failed");
           throw new Error("Sign-in is unavailable right now. Try again shortly.");
         }
       },

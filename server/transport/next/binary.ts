@@ -3,6 +3,9 @@
 import type { BinaryBody } from "../../kernel/binary-body";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("http");
 
 export function binaryResponse(result: BinaryBody, requestId: string): Response {
   const headers = { "content-type": result.contentType, "x-request-id": requestId, ...result.headers };
@@ -21,7 +24,7 @@ export function binaryResponse(result: BinaryBody, requestId: string): Response 
         else controller.enqueue(value);
       } catch (err) {
         if (cancelled) return;
-        if (!toGatewayError(err)) console.error(`[${requestId}] binary stream failed:`, err);
+        if (!toGatewayError(err)) log.error({ err, requestId }, "binary stream failed");
         controller.error(err);
       }
     },

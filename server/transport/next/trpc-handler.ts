@@ -3,6 +3,9 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "../../trpc/root";
 import { dashboardContext } from "./dashboard-context";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("http");
 
 export function trpcHandler(req: Request): Promise<Response> {
   return fetchRequestHandler({
@@ -11,7 +14,7 @@ export function trpcHandler(req: Request): Promise<Response> {
     router: appRouter,
     createContext: () => dashboardContext(req.headers.get("x-workspace-id")),
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR") log.error({ err: error.cause ?? error }, `tRPC ${path ?? "?"} failed`);
     },
   });
 }

@@ -9,6 +9,9 @@ import type { Reply, ReplyHeaders } from "../call";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
 import { DONE_FRAME, endFrames, errorFrame, eventFrame } from "../sse-frames";
+import { logFor } from "../../infra/telemetry/log";
+
+const log = logFor("http");
 
 /** The event streams being written, each with the function that ends it at the shutdown deadline. */
 const openStreams = new Set<() => void>();
@@ -123,7 +126,7 @@ async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: B
       step = await iterator.next();
     } catch (err) {
       // Bytes already went out: all that is left is to break the connection off.
-      if (!toGatewayError(err)) console.error(`[${requestId}] binary stream failed:`, err);
+      if (!toGatewayError(err)) log.error({ err, requestId }, "binary stream failed");
       res.destroy();
       return;
     }
