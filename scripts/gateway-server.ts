@@ -124,7 +124,7 @@ async function serve(): Promise<void> {
     import("../server/background"),
     loadTelemetry(),
   ]);
-  telemetry.start(cluster.isWorker);
+  await telemetry.start(cluster.isWorker);
   // The instance's background work runs here, not from Next.js's instrumentation hook (Next.js
   // may never be loaded in this process); the hook sees this and does nothing.
   process.env.GATEWAY_BACKGROUND_OWNER = "gateway-server";
@@ -210,10 +210,10 @@ async function loadTelemetry() {
   return {
     log,
     serveMetrics,
-    start(inCluster: boolean) {
+    async start(inCluster: boolean) {
       metrics();
       registerCollectors();
-      tracing.startTracing();
+      await tracing.startTracing();
       // Alone (no cluster), this process serves the metrics port itself.
       if (!inCluster && metricsPort) listenForMetrics(metricsHost, metricsPort, processMetrics, (line) => log.info(line));
     },

@@ -2,7 +2,6 @@
 // charged (call-observer.ts), and ended by the host once the answer's last byte went out. Its end
 // counts the request in the metrics, writes the request's log line and ends its span.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH } from "@opentelemetry/semantic-conventions";
 import type { AnyOperation, UnservedOperation } from "../contract/operation";
 import type { Principal } from "../identity/principal";
 import { env } from "../infra/env";
@@ -57,7 +56,7 @@ export class CallObservation implements CallObserver {
     if (tracingOn()) {
       this.span = tracer().startSpan(
         call.method,
-        { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: call.method, [ATTR_URL_PATH]: call.path, "gateway.request_id": requestId } },
+        { kind: SpanKind.SERVER, attributes: { "http.request.method": call.method, "url.path": call.path, "gateway.request_id": requestId } },
         incomingContext(call.header),
       );
     }
@@ -131,8 +130,8 @@ export class CallObservation implements CallObserver {
   private endSpan(status: number): void {
     const s = this.span!;
     s.updateName(this.route === "unmatched" ? this.call.method : `${this.call.method} ${this.route}`);
-    s.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-    if (this.route.startsWith("/")) s.setAttribute(ATTR_HTTP_ROUTE, this.route);
+    s.setAttribute("http.response.status_code", status);
+    if (this.route.startsWith("/")) s.setAttribute("http.route", this.route);
     const operation = genAiOperation(this.opId);
     if (operation) s.setAttribute("gen_ai.operation.name", operation);
     if (this.model) s.setAttribute("gen_ai.request.model", this.model);

@@ -51,7 +51,7 @@ describe("tracing", () => {
     expect(tracingOn()).toBe(false);
     const { reply } = await answer(call("/v1/chat/completions", { model: "local-chat-sim", messages: [{ role: "user", content: "untraced" }] }));
     expect(reply.kind).toBe("json");
-    traceTo(exporter);
+    await traceTo(exporter);
     expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 

@@ -3,19 +3,19 @@
 // On, spans go out over OTLP/HTTP in batches, and the active span follows the request through
 // its awaits (an AsyncLocalStorage context manager), so a node call's span is a child of its
 // request's wherever in the code the call is made.
+// The SDK and the exporter are loaded only then: a process that does not trace never loads them.
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-node";
-import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import type { NodeTracerProvider, SpanExporter } from "@opentelemetry/sdk-trace-node";
 import { env } from "../env";
 
 const state = globalThis as unknown as { gatewayTracing?: { provider: NodeTracerProvider; tracer: Tracer } };
 
-function install(processor: BatchSpanProcessor | SimpleSpanProcessor): void {
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME }),
-    spanProcessors: [processor],
+/** Installs the SDK with the exporter `exporterOf` makes: in batches (OTLP), or each span as it ends (tests). */
+async function install(exporterOf: () => Promise<SpanExporter>, batched: boolean): Promise<void> {
+  const [sdk, { resourceFromAttributes }, exporter] = await Promise.all([import("@opentelemetry/sdk-trace-node"), import("@opentelemetry/resources"), exporterOf()]);
+  const provider = new sdk.NodeTracerProvider({
+    resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME }),
+    spanProcessors: [batched ? new sdk.BatchSpanProcessor(exporter) : new sdk.SimpleSpanProcessor(exporter)],
   });
   // Registers the provider, the context manager and the W3C trace-context propagator globally.
   provider.register();
@@ -23,16 +23,16 @@ function install(processor: BatchSpanProcessor | SimpleSpanProcessor): void {
 }
 
 /** Starts exporting traces when the environment asks for it. Idempotent. */
-export function startTracing(): void {
+export async function startTracing(): Promise<void> {
   if (state.gatewayTracing || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return;
   // The exporter reads the OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout).
-  install(new BatchSpanProcessor(new OTLPTraceExporter()));
+  await install(async () => new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(), true);
 }
 
 /** Sends the spans to `exporter` as each ends (tests: an in-memory exporter). */
-export function traceTo(exporter: SpanExporter): void {
+export async function traceTo(exporter: SpanExporter): Promise<void> {
   if (state.gatewayTracing) throw new Error("tracing is already on");
-  install(new SimpleSpanProcessor(exporter));
+  await install(async () => exporter, false);
 }
 
 /** Exports what is left and stops. */
