@@ -2,6 +2,7 @@
 // runs it: /metrics aggregates both processes' figures exactly, is refused without its token and
 // served without one on METRICS_PORT; every request is logged as one JSON line with its request
 // id, workspace, model, status and durations, and no secret is ever written.
+import { createServer } from "node:http";
 import OpenAI from "openai";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,5 +178,40 @@ describe("logs", () => {
     // No credential anywhere in the output, whatever was logged.
     expect(instance.output()).not.toContain(secret);
     expect(instance.output()).not.toContain(TOKEN);
+  });
+});
+
+describe("traces", () => {
+  it("go out over OTLP/HTTP from the production server when OTEL_EXPORTER_OTLP_ENDPOINT is set", async () => {
+    const received: { path: string; body: string }[] = [];
+    const collector = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (c: string) => (body += c));
+      req.on("end", () => {
+        received.push({ path: req.url ?? "", body });
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => collector.listen(port, "127.0.0.1", resolve));
+    const traced = await startGatewayInstance({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: "100", OTEL_SERVICE_NAME: "gateway-under-test" },
+    });
+    try {
+      const { secret } = await newWorkspace("5");
+      const openai = new OpenAI({ apiKey: secret, baseURL: `${traced.url}/v1`, maxRetries: 0 });
+      const { response } = await openai.chat.completions.create({ model: CHAT, messages: [{ role: "user", content: "export me" }] }).withResponse();
+      const requestId = response.headers.get("x-request-id")!;
+      // Spans go out in batches as they end: the request's, and its children, maybe in separate posts.
+      const expected = [requestId, "gateway-under-test", "POST /v1/chat/completions", "authenticate", "usage write", "gen_ai.usage.output_tokens", '"kind":3'];
+      const all = () => received.map((r) => r.body).join("\n");
+      for (let i = 0; i < 100 && !expected.every((t) => all().includes(t)); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(new Set(received.map((r) => r.path))).toEqual(new Set(["/v1/traces"]));
+      for (const text of expected) expect(all()).toContain(text);
+    } finally {
+      await traced.stop();
+      collector.close();
+    }
   });
 });
