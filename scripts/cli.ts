@@ -8,6 +8,7 @@ import { print } from "./cli/output";
 import { planCommands } from "./cli/plan-commands";
 import { sessionCommands } from "./cli/session-commands";
 import { signingKeyCommands } from "./cli/signing-key-commands";
+import { userCommands } from "./cli/user-commands";
 import { workspaceCommands } from "./cli/workspace-commands";
 import { x402Commands, x402OfflineCommands } from "./cli/x402-commands";
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   ...issuerCommands,
   ...nodeCommands,
   ...x402Commands,
+  ...userCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

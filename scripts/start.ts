@@ -1,6 +1,7 @@
 // npm start: the gateway on its embedded defaults. Ctrl-C or SIGTERM stops everything it started.
 import { dataDir } from "../server/infra/db/data-dir";
 import { env } from "../server/infra/env";
+import { issueSetupToken, SETUP_TOKEN_HOURS } from "../server/identity/users/setup-token";
 import { startStack, type Stack } from "./lib/stack";
 
 const log = (line: string) => process.stdout.write(`[start] ${line}\n`);
@@ -40,11 +41,20 @@ try {
 }
 
 log(`Gateway ready on http://localhost:${env.PORT}  (OpenAI base URL: http://localhost:${env.PORT}/v1)`);
-log(`Database: ${env.DATABASE_URL ? "DATABASE_URL" : `embedded PostgreSQL in ${dataDir()}/pg`}`);
+log(`Database: ${stack.databaseDir ? `embedded PostgreSQL in ${stack.databaseDir}` : "DATABASE_URL"}`);
 if (stack.demo) {
   log("A demo workspace was created. Its API key is shown only this once:");
   process.stdout.write(`\n    ${stack.demo.secret}\n\n`);
   log(`Try: curl -H "Authorization: Bearer <the key above>" http://localhost:${env.PORT}/v1/models`);
+}
+// No operator yet: a one-time link makes whoever opens it, signed in, the operator (and nobody
+// becomes one by signing up first). OPERATOR_EMAILS or `npm run cli -- user promote` also do.
+const setupToken = await issueSetupToken();
+if (setupToken) {
+  const origin = (env.PUBLIC_BASE_URL ?? env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  log(`This gateway has no operator yet. Sign up, then open this link to become its operator (it works once, for ${SETUP_TOKEN_HOURS} h):`);
+  process.stdout.write(`\n    ${origin}/setup/${setupToken}\n\n`);
+  log("Or name operators in OPERATOR_EMAILS, or run: npm run cli -- user promote <email>");
 }
 if (stack.x402Wallet) {
   const w = stack.x402Wallet;

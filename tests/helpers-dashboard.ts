@@ -13,8 +13,8 @@ export async function newUser(opts: { operator?: boolean; name?: string } = {}) 
   const email = `user-${randomBytes(6).toString("hex")}@example.test`;
   const password = "correct horse battery staple";
   const user = await signUp({ name: opts.name ?? "Test User", email, password });
-  // The first user of the test database may have become an operator: set the flag explicitly.
-  await db.user.update({ where: { id: user.id }, data: { isOperator: opts.operator ?? false } });
+  // Nobody becomes an operator by signing up: the flag is set only when asked for.
+  if (opts.operator) await db.user.update({ where: { id: user.id }, data: { isOperator: opts.operator ?? false } });
   return { id: user.id, email, password };
 }
 

@@ -11,6 +11,7 @@ import { SignOutButton } from "./sign-out-button";
 import { useWorkspace, WorkspaceStateProvider, type WorkspaceState } from "./workspace-context";
 
 const NAV = [
+  { href: "start", label: "Get started" },
   { href: "usage", label: "Usage" },
   { href: "keys", label: "API keys" },
   { href: "plans", label: "Plans" },

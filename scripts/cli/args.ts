@@ -40,6 +40,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   x402 revenue [--days N] [--json]
   x402 payments [--limit N] [--json]
   x402 demo-wallet [--json]
+  user list [--json]
+  user promote EMAIL [--json]
+  user demote EMAIL [--json]
 
 Amounts are USD decimal strings (e.g. 25 or 0.5). The database is the one the gateway uses:
 DATABASE_URL when set, otherwise the embedded one under DATA_DIR.
@@ -59,7 +62,10 @@ the command prints the current defaults.
 x402 revenue: what x402 payers paid per UTC day and per model over the last --days (1 to 366,
 default 30), in USD. x402 payments: the latest --limit payments (default 50, at most 1000) with
 their status and amounts in atomic units of the asset. x402 demo-wallet: the local dev chain's
-funded payer (written by \`X402_NETWORK=local npm start\`); needs no database.`;
+funded payer (written by \`X402_NETWORK=local npm start\`); needs no database.
+
+user promote makes a signed-up user a gateway operator (nodes, credits, install settings); user
+demote takes it back (users named in OPERATOR_EMAILS stay operators).`;
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -41,6 +41,8 @@ export type StackOptions = {
 export type Stack = {
   baseUrl: string;
   databaseUrl: string;
+  /** Where the embedded PostgreSQL keeps its cluster; null with DATABASE_URL. */
+  databaseDir: string | null;
   localNodeUrl: string | null;
   secret: string;
   demo: { workspaceId: string; secret: string } | null;
@@ -100,7 +102,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await ensureBuilt(opts.distDir, opts.log);
     check();
     if (!opts.databaseUrl) {
-      opts.log(`Starting the embedded PostgreSQL in ${path.join(opts.dataDir, "pg")}`);
+      opts.log(`Starting the embedded PostgreSQL of ${path.resolve(opts.dataDir)}`);
       pg = await startEmbeddedDatabase(opts.dataDir);
     }
     check();
@@ -169,7 +171,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const baseUrl = `http://127.0.0.1:${opts.port}`;
     await waitForHttp(`${baseUrl}/health`, gateway);
     const crashed = gateway.exited.then((code) => `${gateway.name} exited (code ${code})`);
-    return { baseUrl, databaseUrl, localNodeUrl, demo, x402Wallet, secret, crashed, stop };
+    return { baseUrl, databaseUrl, databaseDir: pg?.dir ?? null, localNodeUrl, demo, x402Wallet, secret, crashed, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

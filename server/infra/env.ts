@@ -89,8 +89,10 @@ export const EnvSchema = z.object({
   /** GitHub sign-in: on when both are set. */
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
-  /** Comma-separated emails of gateway operators (besides the first user of an empty install). */
+  /** Comma-separated emails of gateway operators (see identity/users/operators.ts for the other ways to make one). */
   OPERATOR_EMAILS: z.string().default(""),
+  /** USD credited to the first workspace each new user creates (once per user); "0": none. */
+  SIGNUP_CREDITS: z.string().regex(/^\d+(\.\d+)?$/, "a decimal amount of USD such as 5 or 2.50").default("0"),
   /** Sign-in throttling: failures per email, and per client address, within the window; then refused until the window ends. */
   SIGN_IN_MAX_FAILURES: int(5),
   SIGN_IN_MAX_FAILURES_PER_IP: int(50),

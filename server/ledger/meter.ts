@@ -16,6 +16,7 @@ import { money, Money } from "../kernel/money";
 import { reserveBudgets, type Budget } from "./budgets";
 import { leaseBook, type Hold } from "./credit-leases";
 import { toStored, usageMovement, type UsageRecord } from "./movements";
+import { explainRefusal } from "./quota-refusal";
 import { countUsage } from "./usage-metrics";
 import { usageWriter } from "./usage-writer";
 
@@ -66,7 +67,7 @@ export async function reserve(ctx: CallContext, r: Reservation): Promise<Meterin
     return { ctx, eventId: r.eventId ?? ctx.requestId, endpoint: r.endpoint, hold, reservation: r };
   } catch (err) {
     endBudgets();
-    throw err;
+    throw await explainRefusal(err, ctx.principal.workspaceId);
   }
 }
 

@@ -12,7 +12,7 @@ export function NewWorkspaceForm({ firstWorkspace }: { firstWorkspace: boolean }
   const create = useMutation(
     trpc.workspaces.create.mutationOptions({
       onSuccess: ({ id }) => {
-        router.push(`/w/${id}/usage`);
+        router.push(`/w/${id}/start`);
         router.refresh();
       },
     }),

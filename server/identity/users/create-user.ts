@@ -1,6 +1,6 @@
 // Creating a user, by password sign-up or a first OAuth sign-in. Under one advisory lock: an
-// email is taken once (a clear 409, not a constraint error, when two sign-ups race), and the first
-// user of an empty install becomes an operator (two first sign-ups cannot both win).
+// email is taken once (a clear 409, not a constraint error, when two sign-ups race). Nobody
+// becomes an operator by signing up, not even first (operators.ts says how operators are made).
 import type { Tx } from "../../infra/db/client";
 import { GatewayError } from "../../kernel/errors";
 
@@ -11,9 +11,8 @@ export async function createUserTx(tx: Tx, data: NewUser): Promise<{ id: string;
   if (data.email && (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } }))) {
     throw new GatewayError({ status: 409, code: "email_taken", message: "An account with this email already exists. Sign in instead.", param: "email" });
   }
-  const first = (await tx.user.count()) === 0;
   return tx.user.create({
-    data: { email: data.email, name: data.name, image: data.image ?? null, passwordHash: data.passwordHash ?? null, isOperator: first },
+    data: { email: data.email, name: data.name, image: data.image ?? null, passwordHash: data.passwordHash ?? null },
     select: { id: true, isOperator: true },
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { db, type Tx } from "../../infra/db/client";
+import { env } from "../../infra/env";
 import { newId } from "../../kernel/ids";
 import { createKey } from "../keys/create-key";
 import type { KeyView } from "../keys/key-view";
@@ -11,6 +12,8 @@ export const ZCreateWorkspaceInput = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100),
   credits: ZCreditAmount.default("0"),
   ownerUserId: z.string().optional(),
+  /** Grant the owner's sign-up credits (SIGNUP_CREDITS) to this workspace if they have not had them yet. */
+  signupCredits: z.boolean().default(false),
   /** Also create a first API key and return its secret. */
   withKey: z.boolean().default(false),
   keyName: z.string().trim().min(1).max(100).default("default"),
@@ -24,9 +27,14 @@ export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput): Pr
   if (data.ownerUserId) {
     await tx.membership.create({ data: { workspaceId: row.id, userId: data.ownerUserId, role: "owner" } });
   }
-  const workspace = money(data.credits).gt(0)
+  let workspace = money(data.credits).gt(0)
     ? await addCreditsTx(tx, { workspaceId: row.id, amount: data.credits, note: "initial credits", createdById: data.ownerUserId })
     : toWorkspaceView(row);
+  if (data.signupCredits && data.ownerUserId && money(env.SIGNUP_CREDITS).gt(0)) {
+    // Once per user, whichever of their workspaces comes first (two at once: one wins the update).
+    const first = await tx.user.updateMany({ where: { id: data.ownerUserId, signupCreditsAt: null }, data: { signupCreditsAt: new Date() } });
+    if (first.count === 1) workspace = await addCreditsTx(tx, { workspaceId: row.id, amount: env.SIGNUP_CREDITS, note: "sign-up credits" });
+  }
   if (!data.withKey) return { workspace };
   const apiKey = await createKey(tx, { workspaceId: row.id, name: data.keyName, createdById: data.ownerUserId });
   return { workspace, apiKey };

@@ -27,7 +27,8 @@ process.on("exit", () => {
   for (const proc of running) if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGINT");
 });
 
-export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+/** `dir`: the cluster's folder (under the data directory, or in the shared folder of postgres-as-root.ts). */
+export type EmbeddedDatabase = { url: string; dir: string; stop: () => Promise<void> };
 
 /**
  * A postmaster left running by a gateway that was killed without cleanup still owns the
@@ -150,5 +151,5 @@ export async function startEmbeddedDatabase(dir: string, log?: (line: string) =>
   } finally {
     await admin.end();
   }
-  return { url: `${base}/gateway`, stop: () => stopPostgres(started) };
+  return { url: `${base}/gateway`, dir: cluster.dir, stop: () => stopPostgres(started) };
 }

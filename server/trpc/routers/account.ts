@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { claimSetupToken } from "../../identity/users/setup-token";
 import { signUp, ZSignUpInput } from "../../identity/users/sign-up";
 import { myWorkspaces, ZMyWorkspace } from "../../identity/workspaces/my-workspaces";
 import { publicProcedure, router, sessionProcedure } from "../init";
@@ -13,4 +14,12 @@ export const accountRouter = router({
   me: sessionProcedure
     .output(z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), isOperator: z.boolean(), workspaces: z.array(ZMyWorkspace) }))
     .query(async ({ ctx }) => ({ ...ctx.user, workspaces: await myWorkspaces(ctx.user.id) })),
+  /** The one-time setup link `npm start` prints while the install has no operator: its opener becomes one. */
+  claimSetup: sessionProcedure
+    .input(z.object({ token: z.string().min(1).max(200) }))
+    .output(z.object({ isOperator: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await claimSetupToken(ctx.user.id, input.token);
+      return { isOperator: true as const };
+    }),
 });

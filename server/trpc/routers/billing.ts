@@ -1,7 +1,9 @@
 import { billingLedger, billingOverview, ZBillingOverview, ZLedgerInput, ZLedgerPage } from "../../ledger/billing-overview";
 import { addCredits, ZAddCreditsInput } from "../../ledger/add-credits";
 import { ZWorkspaceView } from "../../identity/workspaces/workspace-view";
-import { operatorProcedure, router, workspaceProcedure } from "../init";
+import { z } from "zod";
+import { creditsHelp, DEFAULT_CREDITS_HELP, setCreditsHelp, ZCreditsHelp } from "../../ledger/credits-help";
+import { operatorProcedure, router, sessionProcedure, workspaceProcedure } from "../init";
 
 export const billingRouter = router({
   overview: workspaceProcedure("billing.view")
@@ -20,4 +22,13 @@ export const billingRouter = router({
     .input(ZAddCreditsInput.omit({ createdById: true }))
     .output(ZWorkspaceView)
     .mutation(({ ctx, input }) => addCredits({ ...input, createdById: ctx.user.id })),
+  /** What the install tells its users about getting credits (the operator's text, or the default). */
+  creditsHelp: sessionProcedure
+    .output(z.object({ text: z.string().nullable(), defaultText: z.string() }))
+    .query(async () => ({ text: await creditsHelp(), defaultText: DEFAULT_CREDITS_HELP })),
+  /** Operators set that text; an empty one goes back to the default. */
+  setCreditsHelp: operatorProcedure
+    .input(z.object({ text: ZCreditsHelp }))
+    .output(z.object({ text: z.string().nullable() }))
+    .mutation(async ({ input }) => ({ text: await setCreditsHelp(input.text) })),
 });

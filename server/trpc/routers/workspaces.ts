@@ -5,6 +5,7 @@ import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPr
 import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../identity/workspaces/change-member-role";
 import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../identity/workspaces/create-invitation";
 import { createWorkspace } from "../../identity/workspaces/create-workspace";
+import { gettingStarted, ZGettingStarted } from "../../identity/workspaces/getting-started";
 import { listPendingInvitations, revokeInvitation, ZPendingInvitation, ZRevokeInvitationInput } from "../../identity/workspaces/invitations";
 import { listMembers, ZMember } from "../../identity/workspaces/members";
 import { removeMember, ZRemovedMember, ZRemoveMemberInput } from "../../identity/workspaces/remove-member";
@@ -18,9 +19,14 @@ export const workspacesRouter = router({
     .input(ZNewWorkspaceInput)
     .output(ZRenamedWorkspace)
     .mutation(async ({ ctx, input }) => {
-      const { workspace } = await createWorkspace({ name: input.name, ownerUserId: ctx.user.id });
+      const { workspace } = await createWorkspace({ name: input.name, ownerUserId: ctx.user.id, signupCredits: true });
       return { id: workspace.id, name: workspace.name };
     }),
+
+  /** The getting-started checklist of the workspace in `x-workspace-id`. */
+  gettingStarted: workspaceProcedure("workspace.view")
+    .output(ZGettingStarted)
+    .query(({ ctx }) => gettingStarted(ctx.principal.workspaceId)),
 
   /** The workspace in `x-workspace-id`, with the caller's role in it. */
   current: workspaceProcedure("workspace.view")

@@ -8,6 +8,7 @@ import { useWorkspace } from "@/app/_components/workspace-context";
 import { Card, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { formatUsd } from "../usage/format";
 import { AddCreditsForm } from "./add-credits-form";
+import { CreditsHelpForm, CreditsHelpNotice } from "./credits-help";
 import { LedgerTable } from "./ledger-table";
 
 function Figure({ label, amount, hint }: { label: string; amount: string; hint?: string }) {
@@ -22,19 +23,26 @@ function Figure({ label, amount, hint }: { label: string; amount: string; hint?:
   );
 }
 
+/** Whether an exact decimal string is above zero (read from the string, not through a float). */
+const positive = (amount: string) => !amount.startsWith("-") && /[1-9]/.test(amount);
+
 function Overview() {
   const trpc = useTRPC();
   const overview = useQuery(trpc.billing.overview.queryOptions());
   if (overview.isPending) return <Loading label="Loading the balance…" />;
   if (overview.error) return <ErrorState error={overview.error} onRetry={() => void overview.refetch()} />;
   const o = overview.data;
+  const empty = !positive(o.balance);
   return (
+    <>
+    {empty ? <CreditsHelpNotice neverFunded={!positive(o.creditsTotal)} /> : null}
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Balance">
       <Figure label="Balance" amount={o.balance} hint="Calls are refused once it reaches zero." />
       <Figure label="Credits added" amount={o.creditsTotal} />
       <Figure label="Charged for calls" amount={o.chargesTotal} />
       <Figure label="Held for running videos" amount={o.reservedTotal} hint="Settled when the jobs finish." />
     </dl>
+    </>
   );
 }
 
@@ -55,6 +63,7 @@ export default function BillingPage() {
         <ErrorState error={{ message: `Your role (${workspace.role}) cannot see billing. Owners, admins and billing members can.` }} />
       )}
       {session.user.isOperator ? <AddCreditsForm workspaceId={workspace.id} /> : null}
+      {session.user.isOperator ? <CreditsHelpForm /> : null}
     </div>
   );
 }

@@ -1,20 +1,11 @@
 "use client";
 // The one place a key's secret is ever shown: right after it was created. Nothing keeps it;
 // "Done" forgets it.
-import { useState } from "react";
 import { Button } from "@/app/_components/ui";
+import { copyMessage, useCopy } from "@/app/_components/use-copy";
 
 export function NewKeySecret({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  }
+  const { copied, copy } = useCopy();
 
   return (
     <section aria-labelledby="new-key-title" className="rounded-lg border border-amber-300 bg-amber-50 p-4 sm:p-6">
@@ -26,13 +17,13 @@ export function NewKeySecret({ name, secret, onDone }: { name: string; secret: s
         <code data-testid="new-key-secret" className="min-w-0 flex-1 break-all rounded-md border border-amber-200 bg-white px-3 py-2 font-mono text-sm select-all">
           {secret}
         </code>
-        <Button variant="secondary" onClick={copy}>
+        <Button variant="secondary" onClick={() => void copy(secret)}>
           Copy
         </Button>
         <Button onClick={onDone}>Done</Button>
       </div>
       <p aria-live="polite" className="mt-2 text-xs text-amber-900">
-        {copied === "yes" ? "Copied to the clipboard." : copied === "failed" ? "Could not copy: select the key and copy it by hand." : ""}
+        {copyMessage(copied, "key")}
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 import { Badge, Table, Td } from "@/app/_components/ui";
 import type { ModelDetail } from "@/server/routing/catalog/model-card";
+import { ModelLimits } from "./model-limits";
 import { ModelPricing, VideoRanges } from "./model-pricing";
 
 const CAPABILITIES: Array<[keyof ModelDetail["capabilities"], string]> = [
@@ -12,7 +13,7 @@ const CAPABILITIES: Array<[keyof ModelDetail["capabilities"], string]> = [
 
 export function ModelTable({ models }: { models: ModelDetail[] }) {
   return (
-    <Table caption="Model catalog" head={["Model", "Type", "Prices (USD)", "Capabilities", "Context", "Video"]}>
+    <Table caption="Model catalog" head={["Model", "Type", "Prices (USD)", "Capabilities", "Unit and limits", "Video"]}>
       {models.map((m) => (
         <tr key={m.id} data-testid="model-row" data-model-id={m.id}>
           <Td>
@@ -42,8 +43,7 @@ export function ModelTable({ models }: { models: ModelDetail[] }) {
             </div>
           </Td>
           <Td>
-            <div>{m.context_length.toLocaleString("en-US")} tokens</div>
-            <div className="text-xs text-slate-500">max output {m.max_output_tokens.toLocaleString("en-US")}</div>
+            <ModelLimits model={m} />
           </Td>
           <Td>
             <VideoRanges video={m.video} />

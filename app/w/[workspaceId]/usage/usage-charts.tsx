@@ -6,7 +6,7 @@ import type { ReactElement, ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsageSummary } from "@/server/ledger/usage/usage-summary";
 import { Card, Table, Td } from "@/app/_components/ui";
-import { formatCount, formatUsd } from "./format";
+import { formatCount, formatUsd, usdAxis, usdTooltip } from "./format";
 
 const HEIGHT = 260;
 
@@ -34,13 +34,13 @@ function ChartCard({ id, title, description, children, table }: { id: string; ti
   );
 }
 
-/** Short axis labels: tiny amounts in exponent form ("$2.8e-5") so they fit. */
-const usdTick = (v: number) => (v === 0 ? "$0" : v < 0.01 ? `$${v.toExponential(1)}` : `$${v.toFixed(2)}`);
-const usdTooltip = (v: unknown) => `$${String(v)}`;
+/** The tooltip of a bar whose data carries its exact amount (`exact`). */
+const exactTooltip = (value: unknown, _name: unknown, item: { payload?: { exact?: string } }) => usdTooltip(item?.payload?.exact, value);
+const widest = (values: number[]) => Math.max(0, ...values);
 
 export function UsageCharts({ summary }: { summary: UsageSummary }) {
-  const days = summary.days.map((d) => ({ day: d.day.slice(5), cost: Number(d.cost), input: d.inputTokens, output: d.outputTokens }));
-  const models = summary.models.map((m) => ({ model: m.modelId, cost: Number(m.cost) }));
+  const days = summary.days.map((d) => ({ day: d.day.slice(5), cost: Number(d.cost), exact: d.cost, input: d.inputTokens, output: d.outputTokens }));
+  const models = summary.models.map((m) => ({ model: m.modelId, cost: Number(m.cost), exact: m.cost }));
   return (
     <div className="grid gap-6 xl:grid-cols-2">
       <ChartCard
@@ -62,8 +62,8 @@ export function UsageCharts({ summary }: { summary: UsageSummary }) {
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" fontSize={12} />
-          <YAxis tickFormatter={usdTick} fontSize={12} width={72} />
-          <Tooltip formatter={usdTooltip} />
+          <YAxis tickFormatter={usdAxis(widest(days.map((d) => d.cost)))} fontSize={12} width={80} />
+          <Tooltip formatter={exactTooltip} />
           <Bar dataKey="cost" name="Cost (USD)" fill="#4f46e5" />
         </BarChart>
       </ChartCard>
@@ -86,7 +86,7 @@ export function UsageCharts({ summary }: { summary: UsageSummary }) {
         <BarChart data={days}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="day" fontSize={12} />
-          <YAxis fontSize={12} width={72} />
+          <YAxis fontSize={12} width={80} allowDecimals={false} tickFormatter={formatCount} />
           <Tooltip />
           <Legend />
           <Bar dataKey="input" name="Input tokens" stackId="tokens" fill="#0ea5e9" />
@@ -112,8 +112,8 @@ export function UsageCharts({ summary }: { summary: UsageSummary }) {
         <BarChart data={models}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="model" fontSize={12} />
-          <YAxis tickFormatter={usdTick} fontSize={12} width={72} />
-          <Tooltip formatter={usdTooltip} />
+          <YAxis tickFormatter={usdAxis(widest(models.map((m) => m.cost)))} fontSize={12} width={80} />
+          <Tooltip formatter={exactTooltip} />
           <Bar dataKey="cost" name="Cost (USD)" fill="#16a34a" />
         </BarChart>
       </ChartCard>
