@@ -1,8 +1,9 @@
 // The dashboard end to end, as its users go through it: one flow whose steps build on each other
-// (sign-up, workspace, credits, key, usage, members, playground, videos, nodes). Every main page
+// (sign-up, getting started, the setup link, credits, key, usage, members, playground, videos, nodes). Every main page
 // is screenshotted into test-results/screenshots.
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import OpenAI from "openai";
+import { issueSetupToken } from "../../server/identity/users/setup-token";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
 
@@ -25,17 +26,31 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
 test.afterEach(() => consoleWatch.expectNone());
 test.afterAll(() => context.close());
 
-test("the first user signs up, is an operator, and creates a workspace", async ({}, info) => {
+test("a user signs up, lands on getting started, and becomes the operator through the setup link", async ({}, info) => {
   await signUp(page, owner);
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await screenshot(page, "workspace-new", info);
   await page.getByLabel("Workspace name").fill("Acme Research");
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/start$/);
   workspaceId = new URL(page.url()).pathname.split("/")[2]!;
-  // The first user of an empty install is an operator: the operator pages are offered.
+  await expect(page.getByRole("heading", { name: "Get started" })).toBeVisible();
+  // Signing up, even first, makes nobody an operator: no operator pages.
+  await expect(page.getByText("Role: owner", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Nodes" })).toHaveCount(0);
+  // The install has no operator, so `npm start` would print a setup link: its opener becomes one.
+  const token = await issueSetupToken();
+  expect(token).not.toBeNull();
+  await visit(page, url(`/setup/${token}`));
+  await page.getByRole("button", { name: "Become the operator" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "You are now an operator" })).toBeVisible();
+  await visit(page, ws("usage"));
   await expect(page.getByRole("link", { name: "Nodes" })).toBeVisible();
   await expect(page.getByText("Role: owner · operator")).toBeVisible();
+  // The link was used up.
+  await visit(page, url(`/setup/${token}`));
+  await page.getByRole("button", { name: "Become the operator" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "not valid" })).toBeVisible();
 });
 
 test("the operator adds credits; the balance and the ledger show them", async ({}, info) => {
@@ -251,7 +266,7 @@ test("workspaces: a second one is created from the switcher, and the switcher mo
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await page.getByLabel("Workspace name").fill("Side Project");
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/start$/);
   const second = new URL(page.url()).pathname.split("/")[2]!;
   expect(second).not.toBe(workspaceId);
   // Each workspace shows its own data: the new one has no keys yet.

@@ -1,5 +1,5 @@
-// The browser tests' gateway: a fresh database (so the first sign-up is the install's first
-// user, an operator), the built-in node, the production build. Tests find it through E2E_BASE_URL.
+// The browser tests' gateway: a fresh database (an install without operator, as `npm start` makes
+// it), the built-in node, the production build. Tests find it through E2E_BASE_URL.
 import { bootTestStack } from "../setup/test-stack";
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
