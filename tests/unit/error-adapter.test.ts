@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { logger } from "../../server/infra/telemetry/log";
 import { errors, GatewayError } from "../../server/kernel/errors";
 import { errorResponse, formatParam, toGatewayError } from "../../server/transport/error-adapter";
 
@@ -25,7 +26,8 @@ describe("the one error adapter", () => {
   });
 
   it("an unexpected error is a 500 that shows the request id and nothing of the cause", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // The adapter's logger is a child of the process's: its level methods are the parent's.
+    const log = vi.spyOn(logger(), "error").mockImplementation(() => undefined);
     const res = errorResponse(new Error("connection to postgres://admin:hunter2@db failed"), "req_abc");
     expect(res.status).toBe(500);
     expect(res.headers.get("x-request-id")).toBe("req_abc");
@@ -35,7 +37,7 @@ describe("the one error adapter", () => {
     expect(JSON.parse(text)).toEqual({
       error: { code: "internal_error", type: "server_error", param: null, message: expect.stringContaining("req_abc") },
     });
-    expect(log).toHaveBeenCalled();
+    expect(log).toHaveBeenCalledWith(expect.objectContaining({ requestId: "req_abc", err: expect.any(Error) }), "internal error");
     log.mockRestore();
   });
 

@@ -13,7 +13,7 @@ export const ZSignUpInput = z.object({
 });
 export type SignUpInput = z.input<typeof ZSignUpInput>;
 
-/** Creates a user with a password (see create-user.ts for the first user and taken emails). */
+/** Creates a user with a password (see create-user.ts for taken emails); never an operator (operators.ts). */
 export async function signUp(input: SignUpInput): Promise<{ id: string; email: string; isOperator: boolean }> {
   const data = ZSignUpInput.parse(input);
   const passwordHash = await hashPassword(data.password);
