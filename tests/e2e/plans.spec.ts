@@ -50,7 +50,7 @@ test("an owner creates a plan and sees it listed", async ({}, info) => {
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await page.getByLabel("Workspace name").fill("Plans Co");
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/start$/);
   workspaceId = new URL(page.url()).pathname.split("/")[2]!;
 
   await page.getByRole("link", { name: "Plans" }).click();

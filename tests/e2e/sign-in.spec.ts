@@ -58,6 +58,6 @@ test("the sign-in form works from the keyboard alone", async ({ page }) => {
   await expect(page.getByLabel("Workspace name")).toBeFocused();
   await page.keyboard.type("Keyboard Co");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/start$/);
   watch.expectNone();
 });

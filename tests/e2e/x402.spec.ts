@@ -56,7 +56,7 @@ async function newAccount(page: import("@playwright/test").Page, who: Person, wo
   await expect(page).toHaveURL(/\/workspaces\/new$/);
   await page.getByLabel("Workspace name").fill(workspace);
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(/\/w\/ws_\w+\/usage$/);
+  await expect(page).toHaveURL(/\/w\/ws_\w+\/start$/);
   return new URL(page.url()).pathname.split("/")[2]!;
 }
 
