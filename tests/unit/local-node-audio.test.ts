@@ -100,7 +100,9 @@ describe("local node speech", () => {
   });
 });
 
-describe("local node transcription and translation", () => {
+// Each transcription is a real decode by PocketSphinx when it is installed: seconds each alone, and
+// three times as long while the rest of the suite shares the 2 cores.
+describe("local node transcription and translation", { timeout: 120_000 }, () => {
   let wav: Buffer;
   let seconds: number;
   beforeAll(async () => {
