@@ -2,7 +2,8 @@
 // gateway's own server (scripts/gateway-server.ts, `npm start`) already runs it in this process.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.GATEWAY_BACKGROUND_OWNER) return;
-  const [{ startBackground }, { startTracing }] = await Promise.all([import("./server/background"), import("./server/infra/telemetry/tracing")]);
+  const [{ startBackground, startSpoolReplay }, { startTracing }] = await Promise.all([import("./server/background"), import("./server/infra/telemetry/tracing")]);
   startBackground();
+  void startSpoolReplay();
   await startTracing();
 }

@@ -117,14 +117,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 
 async function serve(): Promise<void> {
   // Loaded here, not at the top: the cluster's primary process only forks and watches.
-  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { startBackground, stopBackground }, telemetry] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
     import("../server/infra/env"),
     import("../server/transport/node/data-plane"),
     import("../server/ledger/credit-leases"),
+    import("../server/ledger/usage-writer"),
     import("../server/background"),
     loadTelemetry(),
   ]);
+  const { startBackground, stopBackground, startSpoolReplay } = background;
   await telemetry.start(cluster.isWorker);
+  // Usage that a process killed before committing it left in its spool is committed before this one serves.
+  await startSpoolReplay();
   // The instance's background work runs here, not from Next.js's instrumentation hook (Next.js
   // may never be loaded in this process); the hook sees this and does nothing.
   process.env.GATEWAY_BACKGROUND_OWNER = "gateway-server";
@@ -180,15 +184,17 @@ async function serve(): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
-    const background = stopBackground(deadline);
-    await Promise.race([Promise.all([closed, background]), sleep(deadline - Date.now())]);
+    const stopped = stopBackground(deadline);
+    await Promise.race([Promise.all([closed, stopped]), sleep(deadline - Date.now())]);
     const cut = endOpenCalls();
     if (cut) telemetry.log.warn(`Gateway server ${process.pid}: drain time over, ${cut} calls still open were ended`);
     // The frames just written go out before the connections are closed.
     await Promise.race([closed, sleep(cut ? 500 : 0)]);
     clearInterval(closeIdle);
     server.closeAllConnections();
-    await Promise.race([background, sleep(2000)]);
+    await Promise.race([stopped, sleep(2000)]);
+    // The usage of every answered call is committed (what cannot be, for want of a database, stays in the spool).
+    await usageWriter().drain(Date.now() + 5000);
     await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
     await Promise.race([telemetry.stop(), sleep(2000)]);
     process.exit(0);

@@ -6,12 +6,41 @@ import { stopBackgroundResponses, sweepInterruptedResponses, SWEEP_INTERVAL_MS }
 import { blobStore } from "./infra/storage/blob-store";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "./inference/videos/workers";
 import { logFor } from "./infra/telemetry/log";
+import { replaySpools, spoolDir } from "./ledger/spool-replay";
+import { UsageSpool } from "./ledger/usage-spool";
+import { usageWriter } from "./ledger/usage-writer";
 
 const log = logFor("background");
 
 let started = false;
 const timers: NodeJS.Timeout[] = [];
 let stopHealthChecks: (() => void) | undefined;
+let replayTimer: NodeJS.Timeout | undefined;
+
+/** How often every process looks for the usage spools of processes that stopped (ledger/usage-spool.ts). */
+const SPOOL_REPLAY_MS = 10_000;
+
+/**
+ * In every process: turns the usage spool on (unless USAGE_SPOOL_DIR=off), and commits the usage
+ * that processes which stopped without committing it left in their spools (a killed worker, a
+ * crashed instance on this host); now, and every 10 s.
+ */
+export async function startSpoolReplay(): Promise<void> {
+  if (replayTimer) return;
+  let dir: string | null;
+  try {
+    dir = await spoolDir();
+  } catch (err) {
+    log.error({ err }, "usage spool: no database id; answers wait for their usage commit");
+    return;
+  }
+  if (!dir) return;
+  const spoolIn = dir;
+  usageWriter().useSpool(new UsageSpool(spoolIn));
+  const replay = () => replaySpools(spoolIn).catch((err: unknown) => void log.error({ err }, "usage spool replay failed"));
+  replayTimer = setInterval(() => void replay(), SPOOL_REPLAY_MS).unref();
+  await replay();
+}
 
 /** The instance's background work: once per gateway instance (in its process 0), not once per process. */
 export function startBackground(): void {
@@ -46,6 +75,7 @@ export function startBackground(): void {
  */
 export async function stopBackground(deadline: number): Promise<void> {
   stopHealthChecks?.();
+  clearInterval(replayTimer);
   for (const timer of timers.splice(0)) clearInterval(timer);
   stopVideoSweeps();
   await Promise.all([

@@ -106,6 +106,14 @@ export const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default("*"),
   /** On SIGTERM, in-flight requests and streams get this long to finish before they are cut (ms). */
   SHUTDOWN_DRAIN_MS: int(30_000),
+  /**
+   * Where each process writes the usage of its calls down before their answers end (the usage
+   * spool, docs/BILLING.md): default DATA_DIR/usage-spool. `off`: answers wait for their usage
+   * to be committed in PostgreSQL instead.
+   */
+  USAGE_SPOOL_DIR: z.string().default(""),
+  /** With the spool on, how long usage is gathered before it is committed in one batch, in ms. */
+  USAGE_COMMIT_DELAY_MS: int(20),
   /** Time allowed to receive a request's headers, and its whole body (ms); node:http's own limits. */
   HEADERS_TIMEOUT_MS: int(60_000),
   REQUEST_TIMEOUT_MS: int(300_000),

@@ -3,48 +3,103 @@
 // it: one round trip), one commit at a time (so batches of one instance never lock rows against
 // each other).
 //
-// Durability: these statements commit with synchronous_commit off (infra/db/write-pool.ts). A call's answer waits for
-// its commit to be acknowledged by PostgreSQL, not for the WAL to reach disk, so a gateway killed
-// with SIGKILL loses nothing a client received in full (the commit is already in the server). A
-// crash of PostgreSQL itself can lose the usage committed in its last moments: at most
-// 3 × wal_writer_delay (200 ms by default, so 600 ms) of usage, never a part of a batch, and the
-// balance, key spent and leases of the lost batches are lost with them (they are one statement).
+// Durability. With the usage spool on (the default, usage-spool.ts), a call's movement is written
+// to the process's spool file before its answer ends, and the answer does not wait for
+// PostgreSQL: batches are committed every USAGE_COMMIT_DELAY_MS behind the answers, retried
+// while the database is unreachable, and replayed from the file by the next process if this one
+// dies first. With the spool off (USAGE_SPOOL_DIR=off), or when the file cannot be written, an
+// answer waits for its commit to be acknowledged.
+//
+// Either way the statements commit with synchronous_commit off (infra/db/write-pool.ts): a crash
+// of PostgreSQL itself can lose the usage committed in its last moments, at most
+// 3 × wal_writer_delay (200 ms by default, so 600 ms), never a part of a batch, and the balance,
+// key spent and leases of the lost batches are lost with them (they are one statement).
 import { writeQueryable } from "../infra/db/write-pool";
+import { env } from "../infra/env";
 import { metrics } from "../infra/telemetry/metrics";
+import { logFor } from "../infra/telemetry/log";
 import { applyMovements, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
 import { noteCounters } from "./budgets";
+import { isRejection } from "./spool-replay";
+import type { Segment, UsageSpool } from "./usage-spool";
 
-type Pending = { movement: Movement; hold?: Hold; resolve: () => void; reject: (err: unknown) => void; queuedAt: number };
+type Pending = { movement: Movement; hold?: Hold; segment: Segment | null; resolve: () => void; reject: (err: unknown) => void; queuedAt: number };
 
 const MAX_BATCH = 500;
+/** After a failed commit of spooled movements, the next try waits this long. */
+const RETRY_MS = 1000;
+
+const log = logFor("ledger");
+
+export type WriterOptions = { book?: () => LeaseBook; spool?: UsageSpool | null; commitDelayMs?: number };
 
 export class UsageWriter {
   private queue: Pending[] = [];
-  private scheduled = false;
+  private timer: { due: number; cancel: () => void } | null = null;
   private committing = false;
   /** The batch being committed: its size, and when its oldest event was queued (performance.now()). */
   private committingBatch = 0;
   private committingSince: number | null = null;
+  private idle: (() => void)[] = [];
+  private readonly book: () => LeaseBook;
+  private spool: UsageSpool | null;
+  private readonly commitDelayMs: number;
 
-  constructor(private readonly book: () => LeaseBook = leaseBook) {}
+  constructor(opts: WriterOptions = {}) {
+    this.book = opts.book ?? leaseBook;
+    this.spool = opts.spool ?? null;
+    this.commitDelayMs = opts.commitDelayMs ?? 0;
+  }
 
   /**
-   * Records a usage movement; resolves once it is committed. The hold (the call's reservation) is
-   * ended either way: committed, its charge has taken its place; failed, nothing was charged.
+   * Records a usage movement. Resolves once it is written to the spool, or (spool off or
+   * failing) once it is committed. The hold (the call's reservation) ends when the movement is
+   * committed, or when it failed (nothing charged) or was refused by the database.
    */
   record(movement: Movement, hold?: Hold): Promise<void> {
+    const segment = this.writeDown(movement);
     return new Promise((resolve, reject) => {
-      this.queue.push({ movement, hold, resolve, reject, queuedAt: performance.now() });
-      this.schedule();
+      this.queue.push({ movement, hold, segment, resolve, reject, queuedAt: performance.now() });
+      if (segment) resolve();
+      this.schedule(segment && this.queue.length < MAX_BATCH ? this.commitDelayMs : 0);
     });
+  }
+
+  /** From now on, usage is written to `spool` before the answers end (see the top of this file). */
+  useSpool(spool: UsageSpool): void {
+    this.spool = spool;
   }
 
   /** Events waiting for their commit (queued or being committed), and how long the oldest has waited (ms): the writer's lag. */
   lag(): { pending: number; oldestMs: number } {
     const oldest = this.committingSince ?? this.queue[0]?.queuedAt;
     return { pending: this.queue.length + this.committingBatch, oldestMs: oldest === undefined ? 0 : performance.now() - oldest };
+  }
+
+  /** Commits what is queued now; resolves once nothing waits (or the deadline passed), then closes the spool if all is in. */
+  async drain(deadline = Date.now() + 10_000): Promise<boolean> {
+    while ((this.queue.length || this.committing) && Date.now() < deadline) {
+      this.schedule(0);
+      await new Promise<void>((resolve) => {
+        this.idle.push(resolve);
+        setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
+      });
+    }
+    const done = !this.queue.length && !this.committing;
+    if (done) this.spool?.close();
+    return done;
+  }
+
+  private writeDown(movement: Movement): Segment | null {
+    if (!this.spool) return null;
+    try {
+      return this.spool.append(movement);
+    } catch (err) {
+      log.error({ err, dir: this.spool.dir }, "usage spool: write failed; this call's answer waits for its commit");
+      return null;
+    }
   }
 
   private async commit(batch: Pending[]): Promise<void> {
@@ -56,39 +111,61 @@ export class UsageWriter {
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
     if (applied.counters.length) noteCounters(applied.counters);
-    for (const p of batch) p.hold?.end();
+    for (const p of batch) this.settled(p);
+  }
+
+  /** A movement is in PostgreSQL (or will never be): its hold ends and its spool line is no longer needed. */
+  private settled(p: Pending): void {
+    p.hold?.end();
+    if (p.segment) this.spool!.committed(p.segment);
   }
 
   private async flush(): Promise<void> {
-    this.scheduled = false;
+    this.timer = null;
     if (this.committing) return; // the running commit schedules the next batch when it ends
     this.committing = true;
     const batch = this.queue.splice(0, MAX_BATCH);
     this.committingSince = batch[0]?.queuedAt ?? null;
     this.committingBatch = batch.length;
+    let retry = false;
     try {
       await this.commit(batch);
       for (const p of batch) p.resolve();
     } catch {
       // One bad movement must not cost the others their charge: commit them one by one.
+      const again: Pending[] = [];
       for (const p of batch) {
         await this.commit([p]).then(p.resolve, (err: unknown) => {
-          p.hold?.end();
+          if (p.segment && !isRejection(err)) return void again.push(p); // the database is away: kept, tried again
+          if (p.segment) log.error({ err, movement: p.movement.id, workspaceId: p.movement.workspaceId }, "usage: the database refused a movement; it is dropped");
+          this.settled(p);
           p.reject(err);
         });
       }
+      this.queue.unshift(...again);
+      retry = again.length > 0;
     } finally {
       this.committing = false;
       this.committingSince = null;
       this.committingBatch = 0;
-      if (this.queue.length) this.schedule();
+      if (this.queue.length) this.schedule(retry ? RETRY_MS : this.queue.some((p) => !p.segment) ? 0 : this.commitDelayMs);
+      else for (const wake of this.idle.splice(0)) wake();
     }
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => void this.flush());
+  /** Flushes after `delayMs` (0: on the next turn of the event loop), or sooner if already due sooner. */
+  private schedule(delayMs: number): void {
+    const due = performance.now() + delayMs;
+    if (this.timer && this.timer.due <= due) return;
+    this.timer?.cancel();
+    const run = () => void this.flush();
+    if (delayMs > 0) {
+      const t = setTimeout(run, delayMs);
+      this.timer = { due, cancel: () => clearTimeout(t) };
+    } else {
+      const t = setImmediate(run);
+      this.timer = { due, cancel: () => clearImmediate(t) };
+    }
   }
 }
 
@@ -96,5 +173,5 @@ const shared = globalThis as unknown as { gatewayUsageWriter?: UsageWriter };
 
 /** This process's writer (one queue per process, whichever copy of this module loads it). */
 export function usageWriter(): UsageWriter {
-  return (shared.gatewayUsageWriter ??= new UsageWriter());
+  return (shared.gatewayUsageWriter ??= new UsageWriter({ commitDelayMs: env.USAGE_COMMIT_DELAY_MS }));
 }

@@ -21,7 +21,7 @@ const books: LeaseBook[] = [];
 function instance(name: string, options: ConstructorParameters<typeof LeaseBook>[1] = {}) {
   const book = new LeaseBook(`${name}-${randomBase62(6)}`, { maintainEveryMs: 0, ...options });
   books.push(book);
-  const writer = new UsageWriter(() => book);
+  const writer = new UsageWriter({ book: () => book });
   const charge = (hold: Hold, cost: string, keyId: string | null = null) =>
     writer.record(
       usageMovement({ workspaceId: hold.workspaceId, apiKeyId: keyId }, cost, { eventId: `req_${randomBase62(16)}`, modelId: "lease-test", nodeId: null, endpoint: "/v1/chat/completions" }, hold.instanceId),

@@ -18,7 +18,7 @@ afterEach(() => {
 function setup() {
   const book = new LeaseBook(`writer-${randomBase62(6)}`, { maintainEveryMs: 0 });
   books.push(book);
-  const writer = new UsageWriter(() => book);
+  const writer = new UsageWriter({ book: () => book });
   const record = (workspaceId: string, cost: string, hold?: Hold, eventId = `req_${randomBase62(16)}`) =>
     writer.record(usageMovement({ workspaceId, apiKeyId: null }, cost, { eventId, modelId: "writer-test", nodeId: null, endpoint: "/v1/embeddings", inputTokens: 3 }, hold?.instanceId), hold);
   return { book, record };
