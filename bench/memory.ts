@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCannon } from "./lib/load";
 import { startOurs, waitUntilRoutable } from "./lib/ours";
-import { commandName, pssMb, rssMb } from "./lib/proc";
+import { commandName, pssMb, rssMb, rssParts } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
@@ -19,12 +19,16 @@ const body = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", cont
 
 const mock = await startMock();
 const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${mock.baseUrl}/v1`, log });
+const anonFile = (pid: number) => {
+  const { anon, file } = rssParts(pid);
+  return `${Math.round(anon)} own + ${Math.round(file)} files`;
+};
 const report = (label: string) => {
   const pids = ours.gatewayPids();
   const each = rssMb(pids);
   const total = each.reduce((a, b) => a + b, 0);
   const pss = pssMb(pids).reduce((a, b) => a + b, 0);
-  log(`${label}: RSS ${Math.round(total)} MB, PSS ${Math.round(pss)} MB (RSS: ${pids.map((pid, i) => `${commandName(pid)}[${pid}] ${Math.round(each[i]!)}`).join(", ")})`);
+  log(`${label}: RSS ${Math.round(total)} MB, PSS ${Math.round(pss)} MB (RSS: ${pids.map((pid, i) => `${commandName(pid)}[${pid}] ${Math.round(each[i]!)} = ${anonFile(pid)}`).join(", ")})`);
   return total;
 };
 try {

@@ -1,73 +1,35 @@
 // The gateway's HTTP server, as `npm start` runs it: on every core (WEB_CONCURRENCY processes,
-// default the number of cores, sharing one port), /v1 and /health are answered by the lean
-// node:http data plane over the contract, and every other path (the dashboard, /api/*) by Next.js.
-import cluster from "node:cluster";
+// default the number of cores, one port). The first process accepts the connections and hands
+// them out in turn to itself and the others (scripts/lib/process-group.ts); each serves /v1 and
+// /health from the lean node:http data plane over the contract, and every other path (the
+// dashboard, /api/*) from Next.js.
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { clientIp } from "./lib/client-ip.mjs";
+import { CONNECTION, ProcessGroup, READY } from "./lib/process-group";
 
-// Read without the server's env module (and zod): the cluster's primary loads nothing it does not use.
+// Read without the server's env module (and zod), which the serving code loads below.
 function wholeNumber(name: string, fallback: string): number {
   const value = process.env[name]?.trim() || fallback;
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, not "${value}"`);
   return Number(value);
 }
 const processes = wholeNumber("WEB_CONCURRENCY", "0") || availableParallelism();
+/** This process's place in the instance: 0 for the first, which the others were started by. */
+const index = wholeNumber("GATEWAY_PROCESS_INDEX", "0");
+const first = !(index > 0 && typeof process.send === "function");
 /** Metrics on a port of their own (server/infra/env.ts METRICS_PORT), 0: none. */
 const metricsPort = wholeNumber("METRICS_PORT", "0");
 const metricsHost = process.env.METRICS_HOST?.trim() || "127.0.0.1";
-/** How long a process drains on SIGTERM (server/infra/env.ts SHUTDOWN_DRAIN_MS). */
-const drainMs = wholeNumber("SHUTDOWN_DRAIN_MS", "30000");
 /** After its drain, a process needs a moment to end what is left and give its leases back. */
 const EXIT_MARGIN_MS = 5000;
 
-/** The primary's few lines, in the form of the processes' log (server/infra/telemetry/log.ts) without loading it. */
+/** A few lines of the first process, in the form of the processes' log (server/infra/telemetry/log.ts). */
 function say(level: "info" | "error", msg: string): void {
   const json = (process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "json";
   const line = json ? JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, msg }) : `${level.toUpperCase()} (${process.pid}): ${msg}`;
   (level === "error" ? process.stderr : process.stdout).write(`${line}\n`);
-}
-
-async function primary(): Promise<void> {
-  let stopping = false;
-  // Metrics are gathered from every process here: for METRICS_PORT, and for a process asked on /metrics.
-  if (metricsPort || process.env.METRICS_TOKEN) {
-    const [{ answerMetricsRequests, clusterMetrics }, { listenForMetrics }] = await Promise.all([
-      import("../server/infra/telemetry/cluster-metrics"),
-      import("../server/infra/telemetry/metrics-port"),
-    ]);
-    answerMetricsRequests();
-    if (metricsPort) listenForMetrics(metricsHost, metricsPort, clusterMetrics, (line) => say("info", line));
-  }
-  // Each process knows its index: the instance's background work (video workers, health checks,
-  // sweeps) runs in process 0 only, and a replacement takes the index of the process it replaces.
-  const index = new Map<number, number>();
-  const fork = (i: number) => index.set(cluster.fork({ GATEWAY_PROCESS_INDEX: String(i) }).id, i);
-  const alive = () => Object.values(cluster.workers ?? {}).filter((w): w is NonNullable<typeof w> => !!w && !w.isDead());
-  for (let i = 0; i < processes; i++) fork(i);
-  cluster.on("exit", (worker, code, signal) => {
-    const i = index.get(worker.id) ?? 0;
-    index.delete(worker.id);
-    if (stopping) {
-      if (alive().length === 0) process.exit(0);
-      return;
-    }
-    say("error", `gateway process ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    fork(i);
-  });
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // Each process drains on its own SIGTERM (see serve); the primary waits for all of them.
-    // Signalled directly, not through worker.kill(), which first disconnects the worker: it
-    // would then close its server and wait for its connections with no deadline.
-    for (const worker of alive()) worker.process.kill("SIGTERM");
-    if (alive().length === 0) process.exit(0);
-    setTimeout(() => {
-      for (const worker of alive()) worker.process.kill("SIGKILL");
-    }, drainMs + EXIT_MARGIN_MS).unref();
-  };
-  for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, stop);
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -116,7 +78,6 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function serve(): Promise<void> {
-  // Loaded here, not at the top: the cluster's primary process only forks and watches.
   const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
     import("../server/infra/env"),
     import("../server/transport/node/data-plane"),
@@ -126,7 +87,9 @@ async function serve(): Promise<void> {
     loadTelemetry(),
   ]);
   const { startBackground, stopBackground, startSpoolReplay } = background;
-  await telemetry.start(cluster.isWorker);
+  // The other processes (the first starts them, and gathers their metrics).
+  const group = first ? new ProcessGroup(say, telemetry.onPeerMessage) : undefined;
+  await telemetry.start(group);
   // Usage that a process killed before committing it left in its spool is committed before this one serves.
   await startSpoolReplay();
   // The instance's background work runs here, not from Next.js's instrumentation hook (Next.js
@@ -162,17 +125,46 @@ async function serve(): Promise<void> {
     });
   });
   server.keepAliveTimeout = 65_000;
-  if (env.MAX_CONNECTIONS > 0) server.maxConnections = env.MAX_CONNECTIONS;
   server.on("clientError", answerClientError);
+  // Connections come from the process group, not from a listen() of this server: its tracking of
+  // connections (request timeouts, closing idle ones) starts on "listening", so it is told so.
+  server.emit("listening");
+
+  // The connections this process serves.
+  const open = new Set<Socket>();
+  let allClosed: (() => void) | undefined;
+  const adopt = (socket: Socket) => {
+    if (draining || (env.MAX_CONNECTIONS > 0 && open.size >= env.MAX_CONNECTIONS)) return void socket.destroy();
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      if (!open.size) allClosed?.();
+    });
+    server.emit("connection", socket);
+    socket.resume();
+  };
+
   const { PORT: port, HOST: hostname } = env;
-  server.listen(port, hostname, () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port}`));
+  if (group) {
+    group.start(processes);
+    group.listen(port, hostname, adopt, () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`));
+  } else {
+    process.on("message", (message: { type?: string } | null, socket?: Socket) => {
+      if (message?.type === CONNECTION && socket) adopt(socket);
+    });
+    // The first process is gone (killed): this one stops too, and the instance is started again by its supervisor.
+    process.on("disconnect", () => void shutdown("the first process exited"));
+    process.send!({ type: READY });
+    telemetry.log.info(`Gateway server ${process.pid} (process ${index}) ready`);
+  }
 
   /**
    * SIGTERM: no new connections; idle keep-alive connections close at once, busy ones after
    * their answer; in-flight calls, streams, background responses and video renders get
    * SHUTDOWN_DRAIN_MS to finish. Then what is still open is ended (streams with an error frame),
-   * unused credit leases go back to their workspaces (rather than when they expire, 30 s), and
-   * the process exits.
+   * the usage of every answered call is committed, unused credit leases go back to their
+   * workspaces (rather than when they expire, 30 s), and the process exits; the first process
+   * after the others.
    */
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -181,7 +173,8 @@ async function serve(): Promise<void> {
     draining = true;
     const deadline = Date.now() + env.SHUTDOWN_DRAIN_MS;
     telemetry.log.info(`Gateway server ${process.pid}: ${signal}, draining for up to ${env.SHUTDOWN_DRAIN_MS} ms`);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const others = group?.stop(env.SHUTDOWN_DRAIN_MS + EXIT_MARGIN_MS);
+    const closed = new Promise<void>((resolve) => (open.size ? (allClosed = resolve) : resolve()));
     server.closeIdleConnections();
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     const stopped = stopBackground(deadline);
@@ -192,11 +185,13 @@ async function serve(): Promise<void> {
     await Promise.race([closed, sleep(cut ? 500 : 0)]);
     clearInterval(closeIdle);
     server.closeAllConnections();
+    for (const socket of open) socket.destroy();
     await Promise.race([stopped, sleep(2000)]);
     // The usage of every answered call is committed (what cannot be, for want of a database, stays in the spool).
     await usageWriter().drain(Date.now() + 5000);
     await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
     await Promise.race([telemetry.stop(), sleep(2000)]);
+    await others;
     process.exit(0);
   };
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
@@ -204,24 +199,28 @@ async function serve(): Promise<void> {
 
 /** Metrics, traces and logs of a serving process. */
 async function loadTelemetry() {
-  const [{ registerCollectors }, { metrics, processMetrics }, { listenForMetrics }, tracing, { serveMetrics }, { logger }] = await Promise.all([
+  const [{ registerCollectors }, { metrics }, { listenForMetrics }, tracing, { serveMetrics }, { logger }, instance] = await Promise.all([
     import("../server/telemetry-collectors"),
     import("../server/infra/telemetry/metrics"),
     import("../server/infra/telemetry/metrics-port"),
     import("../server/infra/telemetry/tracing"),
     import("../server/transport/node/metrics-endpoint"),
     import("../server/infra/telemetry/log"),
+    import("../server/infra/telemetry/instance-metrics"),
   ]);
   const log = logger();
   return {
     log,
     serveMetrics,
-    async start(inCluster: boolean) {
+    onPeerMessage: instance.onPeerMessage,
+    async start(group: ProcessGroup | undefined) {
       metrics();
       registerCollectors();
       await tracing.startTracing();
-      // Alone (no cluster), this process serves the metrics port itself.
-      if (!inCluster && metricsPort) listenForMetrics(metricsHost, metricsPort, processMetrics, (line) => log.info(line));
+      if (!group) return instance.answerFirstProcess();
+      // The first process gathers every process's figures: for METRICS_PORT, and for a process asked on /metrics.
+      instance.gatherFrom(() => group.others());
+      if (metricsPort) listenForMetrics(metricsHost, metricsPort, instance.allMetrics, (line) => log.info(line));
     },
     async stop() {
       await tracing.stopTracing();
@@ -230,5 +229,4 @@ async function loadTelemetry() {
   };
 }
 
-if (cluster.isPrimary && processes > 1) await primary();
-else await serve();
+await serve();

@@ -88,6 +88,17 @@ export function rssMb(pids: number[]): number[] {
   });
 }
 
+/** A process's resident memory by kind, in MB: its own (anonymous: heaps, WebAssembly) and mapped files (code). */
+export function rssParts(pid: number): { anon: number; file: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
+  } catch {
+    return { anon: 0, file: 0 };
+  }
+}
+
 /**
  * Proportional memory of each process in MB (Pss from smaps_rollup): a page shared by n processes
  * (the node binary's code, shared libraries, pages a forked worker still shares) counts 1/n in

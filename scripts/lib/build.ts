@@ -41,7 +41,7 @@ export function serverBundle(distDir: string): string {
  * Bundles scripts/gateway-server.ts and the server modules it loads into ES modules (packages
  * stay in node_modules). The gateway's processes then run plain JavaScript: no TypeScript loader,
  * no second copy of every module transformed in memory at run time. What the server imports
- * lazily is a chunk of its own, so the cluster's primary loads only what it needs to fork.
+ * lazily is a chunk of its own (Next.js, loaded by the first request for the dashboard).
  * Files are rewritten only when they changed; the entry last, by rename.
  */
 async function bundleServer(distDir: string): Promise<void> {

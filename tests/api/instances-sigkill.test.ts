@@ -144,8 +144,8 @@ async function workspaceWithPrices(name: string) {
   return { workspace, secret, prices };
 }
 
-/** The gateway server's worker processes (the children of its cluster's primary). */
-function workersOf(pid: number): number[] {
+/** The gateway's other processes (the children of its first). */
+function othersOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
@@ -176,23 +176,23 @@ describe("an instance killed with SIGKILL under load", () => {
     expect(readdirSync(spool, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))).toEqual([]);
   }, 120_000);
 
-  it("with the usage spool and two processes: worker processes killed mid-load are replaced, and the replacements commit what they left", async () => {
-    const { workspace, secret, prices } = await workspaceWithPrices("sigkill workers");
+  it("with the usage spool and two processes: the second process killed mid-load is replaced, and its replacement commits what it left", async () => {
+    const { workspace, secret, prices } = await workspaceWithPrices("sigkill second process");
     const spool = mkdtempSync(path.join(tmpdir(), "usage-spool-"));
     const gateway = await instance({ USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "500", WEB_CONCURRENCY: "2" });
-    const primary = gateway.child.proc.pid!;
-    const workers = workersOf(primary);
-    expect(workers).toHaveLength(2);
-    const outcomes = await loadUntilKilled(gateway.url, secret, async () => {
-      for (const pid of workers) process.kill(pid, "SIGKILL");
-    });
-    expect(await unbilled(workspace.id, outcomes)).toBeGreaterThan(0);
-    // The primary forks replacements, which replay the spools of the processes they replace.
-    const replaced = await until(async () => workersOf(primary), (pids) => pids.length === 2 && pids.every((p) => !workers.includes(p)), 20_000);
-    expect(replaced.value).toHaveLength(2);
+    // The first process hands connections out in turn once the second is ready.
+    await until(async () => gateway.output(), (text) => /\(process 1\) ready/.test(text), 20_000);
+    const first = gateway.child.proc.pid!;
+    const [second] = othersOf(first);
+    expect(second).toBeGreaterThan(0);
+    const outcomes = await loadUntilKilled(gateway.url, secret, async () => void process.kill(second!, "SIGKILL"));
+    // The first process starts a replacement, which replays the spool of the process it replaces.
+    const replaced = await until(async () => othersOf(first), (pids) => pids.length === 1 && pids[0] !== second, 20_000);
+    expect(replaced.value).toHaveLength(1);
     const committed = await until(() => unbilled(workspace.id, outcomes), (n) => n === 0, 20_000);
     expect(committed.value).toBe(0);
     await expectBilledExactly(workspace.id, outcomes, prices);
+    expect(gateway.output()).toMatch(new RegExp(`usage~${second}\\.`));
     expect(gateway.output()).toMatch(/usage spool of a stopped process replayed/);
   }, 120_000);
 });

@@ -88,7 +88,7 @@ function streamCall(url: string, secret: string, content: string): { first: Prom
 }
 
 let instance: GatewayInstance;
-/** The same with two processes under a cluster primary. */
+/** The same with two processes (WEB_CONCURRENCY=2). */
 let clustered: GatewayInstance;
 let node: Awaited<ReturnType<typeof startPacedNode>>;
 
@@ -215,14 +215,16 @@ describe("SIGTERM", () => {
     expect(events).toHaveLength(3); // the readiness call, the plain call, the short stream
   }, 60_000);
 
-  it("in a cluster, the primary waits for its processes to drain before it exits", async () => {
+  it("with two processes, the first waits for the other to drain before it exits", async () => {
     const { secret } = await newWorkspace("1", "shutdown cluster");
+    // Connections are handed out in turn once the second process is ready: the two streams are served one by each.
+    await until(async () => clustered.output(), (text) => /\(process 1\) ready/.test(text), 20_000);
     await routed(clustered.url, secret);
     const short = streamCall(clustered.url, secret, "stream 1000");
     const long = streamCall(clustered.url, secret, "stream 20000");
     await Promise.all([short.first, long.first]);
     const signalledAt = Date.now();
-    clustered.child.proc.kill("SIGTERM"); // the primary
+    clustered.child.proc.kill("SIGTERM"); // the first process
     const exited = clustered.child.exited.then((code) => ({ code, at: Date.now() }));
     const shortSeen = await short.done;
     expect(shortSeen.frames.at(-1)?.data).toBe("[DONE]");

@@ -1,5 +1,5 @@
 // Metrics on a port of their own (METRICS_PORT), for a scraper on a private network: no token.
-// Served by the cluster's primary (every process's figures) or by the one process there is.
+// Served by the instance's first process, with every process's figures.
 import { createServer } from "node:http";
 
 export const PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";

@@ -1,8 +1,8 @@
 // The gateway's Prometheus metrics (prom-client), one set per process. With several processes
-// (WEB_CONCURRENCY), the cluster's primary asks every process for its figures and aggregates them
-// (cluster-metrics.ts): counters and histograms are summed; each gauge says how it combines.
+// (WEB_CONCURRENCY), the first process asks every other for its figures and aggregates them
+// (instance-metrics.ts): counters and histograms are summed; each gauge says how it combines.
 // Names and labels are documented in docs/OPERATIONS.md, with example PromQL.
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, register, type Aggregator } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register, type Aggregator } from "prom-client";
 
 /** Seconds, from a little under a millisecond (the gateway's own time) to a long generation. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -10,8 +10,6 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const shared = globalThis as unknown as { gatewayMetrics?: ReturnType<typeof define> };
 
 function define() {
-  // In a cluster's process, answer the primary's requests for this process's figures.
-  new AggregatorRegistry();
   collectDefaultMetrics({ register });
   return {
     requests: new Counter({

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "../../infra/env";
-import { instanceMetrics } from "../../infra/telemetry/cluster-metrics";
+import { instanceMetrics } from "../../infra/telemetry/instance-metrics";
 import { PROMETHEUS_TEXT } from "../../infra/telemetry/metrics-port";
 import { GatewayError } from "../../kernel/errors";
 import { errorReply } from "../error-adapter";
