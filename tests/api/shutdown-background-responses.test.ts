@@ -126,8 +126,9 @@ describe("a background response whose process was killed", () => {
     await until(() => statusOf(liveId), (s) => s === "completed", 10_000);
     expect(await statusOf(liveId)).toBe("completed");
     expect(await statusOf(lostId)).toBe("failed");
-    const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
-    expect(events.map((e) => e.id)).toEqual([liveId]);
+    // A background response is settled first and charged right after (background.ts).
+    const charged = await until(() => db.usageEvent.findMany({ where: { workspaceId: workspace.id } }), (e) => e.length > 0, 10_000);
+    expect(charged.value.map((e) => e.id)).toEqual([liveId]);
     // What the API shows of the lost one.
     const res = await fetch(`${next.url}/v1/responses/${lostId}`, { headers: { authorization: `Bearer ${secret}` } });
     const body = (await res.json()) as { status: string; error: { code: string } };

@@ -67,15 +67,21 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
     state.wake?.();
   };
   openStreams.add(cut);
+  // The head goes out with the first event when that is ready at once (one write, not two), and
+  // on its own otherwise, so the client sees the stream begin even while the node thinks.
+  let flush: NodeJS.Immediate | undefined;
   try {
     res.writeHead(200, reply.headers);
-    res.flushHeaders();
+    flush = setImmediate(() => res.flushHeaders());
     for (;;) {
       let step: IteratorResult<string> | typeof CUT;
       try {
         step = await nextOrCut(iterator, state);
       } catch (err) {
         return endWith(err);
+      } finally {
+        clearImmediate(flush);
+        flush = undefined;
       }
       if (step === CUT) {
         // The process stops: the node's call is given up (unbilled, like any stream that fails
@@ -93,6 +99,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
       }
     }
   } finally {
+    clearImmediate(flush);
     openStreams.delete(cut);
   }
 }
