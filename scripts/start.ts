@@ -62,5 +62,4 @@ if (stack.x402Wallet) {
   log(`A demo payer holds 1,000,000 test USDC (${w.asset}): ${w.payer}`);
   log("Pay with the official client: npm run cli -- x402 demo-wallet --json prints its key; docs/X402.md has a script.");
 }
-const reason = await stack.crashed;
-await shutdown(reason, 1);
+// From here on the stack keeps its processes running until a signal stops it (shutdown).

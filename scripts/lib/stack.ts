@@ -1,9 +1,11 @@
 // Boots the whole gateway: database (embedded unless DATABASE_URL is given), migrations, the
 // built-in node, seeding, and the Next.js server. Used by `npm start` and by the test harness.
-// The built-in node is supervised: when it dies it is started again (with backoff) on the same
-// port, while the gateway keeps serving the other nodes, and health checks route to it again
-// once it answers. The gateway server dying ends the stack (its own primary already replaces
-// processes that die; a primary that dies is beyond repair here).
+// The built-in node and the gateway server are supervised: when one dies it is started again
+// (with backoff). The built-in node comes back on the same port while the gateway keeps serving
+// the other nodes, and health checks route to it again once it answers. The gateway server
+// replaces its own processes that die except the first, which holds the port: when that one dies
+// (its others stop with it), the whole server is started again, and the new one commits the usage
+// the dead one left in its spool before it serves.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -22,7 +24,7 @@ import { localSecret, useSecret } from "../../server/infra/secret-box";
 import { freePort } from "../../server/infra/net/free-port";
 import { ensureDemoWorkspace } from "../../server/identity/workspaces/demo-workspace";
 import { ensureBuilt } from "./build";
-import { spawnGateway, spawnLocalNode, stopChild, supervise, waitForHttp, type Child } from "./processes";
+import { spawnGateway, spawnLocalNode, supervise, waitForHttp, type Child } from "./processes";
 import type { DemoWallet } from "./x402-local";
 
 export type StackOptions = {
@@ -48,8 +50,6 @@ export type Stack = {
   demo: { workspaceId: string; secret: string } | null;
   /** X402_NETWORK=local: the dev chain's demo payer. */
   x402Wallet: DemoWallet | null;
-  /** Resolves when the gateway server exits on its own (a crash). The built-in node is restarted instead. */
-  crashed: Promise<string>;
   stop: () => Promise<void>;
 };
 
@@ -157,21 +157,20 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       check();
     }
 
-    const gateway = spawnGateway(
-      {
-        port: opts.port,
-        host: opts.host,
-        distDir: opts.distDir,
-        env: { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir, ...x402Env },
-      },
-      opts.stdio,
-    );
-    // It drains for SHUTDOWN_DRAIN_MS on SIGTERM before it exits (scripts/gateway-server.ts).
-    track({ current: () => gateway, stop: () => stopChild(gateway, env.SHUTDOWN_DRAIN_MS + 10_000) });
     const baseUrl = `http://127.0.0.1:${opts.port}`;
-    await waitForHttp(`${baseUrl}/health`, gateway);
-    const crashed = gateway.exited.then((code) => `${gateway.name} exited (code ${code})`);
-    return { baseUrl, databaseUrl, databaseDir: pg?.dir ?? null, localNodeUrl, demo, x402Wallet, secret, crashed, stop };
+    const serverEnv = { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir, ...x402Env };
+    const gateway = supervise(() => spawnGateway({ port: opts.port, host: opts.host, distDir: opts.distDir, env: serverEnv }, opts.stdio), {
+      onExit: (_child, how, wait) => opts.log(`The gateway server exited (${how}); starting it again in ${wait} ms`),
+      onRestart: async (child) => {
+        recordChildren();
+        await waitForHttp(`${baseUrl}/health`, child);
+        opts.log("The gateway server is back");
+      },
+    });
+    // It drains for SHUTDOWN_DRAIN_MS on SIGTERM before it exits (scripts/gateway-server.ts).
+    track({ current: gateway.current, stop: () => gateway.stop(env.SHUTDOWN_DRAIN_MS + 10_000) });
+    await waitForHttp(`${baseUrl}/health`, gateway.current());
+    return { baseUrl, databaseUrl, databaseDir: pg?.dir ?? null, localNodeUrl, demo, x402Wallet, secret, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

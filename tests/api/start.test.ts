@@ -89,6 +89,25 @@ describe("npm start", () => {
     expect(await third.exited).toBe(0);
   }, 180_000);
 
+  it("a gateway server killed with -9 is started again on the same port", async () => {
+    const port = await freePort();
+    const first = start(port);
+    await ready(first);
+    const runtime = () => JSON.parse(readFileSync(path.join(dataDir, "runtime.json"), "utf8")) as { children: { pid: number }[] };
+    const isServer = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("gateway-server");
+    const server = runtime().children.find((c) => isServer(c.pid))!.pid;
+    process.kill(server, "SIGKILL");
+    const deadline = Date.now() + 60_000;
+    while (!first.output().includes("The gateway server is back") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toMatch(/The gateway server exited \(SIGKILL\); starting it again/);
+    expect(first.output()).toContain("The gateway server is back");
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    const again = runtime().children.find((c) => alive(c.pid) && isServer(c.pid));
+    expect(again?.pid).not.toBe(server);
+    first.proc.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+  }, 180_000);
+
   it("after a kill -9, the next start stops what the dead one left running and takes over", async () => {
     const port = await freePort();
     const first = start(port);
