@@ -31,11 +31,15 @@ function midStreamFailure(message: string): GatewayError {
   return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message });
 }
 
-/** Splits an SSE byte stream into the data payloads of its events. */
-async function* ssePayloads(body: AsyncIterable<Buffer>): AsyncGenerator<string> {
+/**
+ * Splits an SSE byte stream into the data payloads of its events. A reader that stops early (at
+ * [DONE]) does not destroy the body: a destroyed body costs an AbortError with its stack trace
+ * and, before the body's end arrived, the connection; the caller drains or destroys it.
+ */
+async function* ssePayloads(body: RelayInput["body"]): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of body) {
+  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     buffer += decoder.decode(chunk, { stream: true });
     if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
     let end: number;
@@ -90,6 +94,10 @@ async function* relayAndCharge(input: RelayInput): AsyncGenerator<string> {
     if (err instanceof GatewayError) throw err;
     throw midStreamFailure("The node's stream broke off.");
   } finally {
+    // Read to its [DONE]: what is left (the body's end) is drained, so the connection can serve
+    // another call. Failed or given up: the body is closed.
+    if (finished) input.body.on("error", () => undefined).resume();
+    else input.body.destroy();
     input.release();
   }
   if (!finished) throw midStreamFailure("The node's stream ended without completing.");

@@ -38,9 +38,18 @@ function nextOrCut<T>(iterator: AsyncIterator<T>, state: Cuttable): Promise<Iter
   });
 }
 
-/** Resolves once the socket took the chunk (or the client left: false). */
+const uncork = (res: ServerResponse) => res.uncork();
+
+/**
+ * Resolves once the socket took the chunk (or the client left: false). Chunks written in one turn
+ * of the event loop (the events of one read from the node) go out in one socket write.
+ */
 function write(res: ServerResponse, chunk: Uint8Array | string): Promise<boolean> | boolean {
   if (res.destroyed) return false;
+  if (!res.writableCorked) {
+    res.cork();
+    process.nextTick(uncork, res);
+  }
   if (res.write(chunk)) return true;
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
