@@ -1,7 +1,7 @@
 // `npm run bench:latency`: our gateway's latency overhead alone, at BENCH_RATE (200 req/s), in
-// BENCH_ROUNDS (5) rounds that alternate the direct call and ours, non-streamed (send to last
-// byte) and streamed (send to first body byte). Each round's overhead is ours minus the direct
-// call measured just before it; the medians over rounds cancel most of the machine's drift, which
+// BENCH_ROUNDS (5) rounds that alternate the direct call, a bare node:http proxy (bench/bare-proxy.ts:
+// what the extra hop alone costs) and ours, non-streamed (send to last byte) and streamed (send to
+// first body byte). Each round's overhead is the target minus the direct call measured just before it; the medians over rounds cancel most of the machine's drift, which
 // single 10 s rows of `npm run bench` do not. GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"
 // profiles the gateway's processes (bench/top-functions.ts reads them).
 //
@@ -14,7 +14,7 @@ import path from "node:path";
 import { runRate, type PidGroups } from "./lib/load";
 import { startOurs, waitUntilRoutable } from "./lib/ours";
 import { processTree } from "./lib/proc";
-import { startMock } from "./lib/servers";
+import { startBareProxy, startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
 
@@ -29,10 +29,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-"));
 chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
 const mock = await startMock();
+const bare = await startBareProxy(mock.baseUrl);
 const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${mock.baseUrl}/v1`, log });
 try {
-  const targets: Record<"direct" | "ours", { url: string; headers: Record<string, string>; groups: PidGroups }> = {
+  const targets: Record<"direct" | "bare" | "ours", { url: string; headers: Record<string, string>; groups: PidGroups }> = {
     direct: { url: `${mock.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: "Bearer mock-key" }, groups: { target: () => processTree([mock.child.proc.pid!]) } },
+    bare: { url: `${bare.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: "Bearer mock-key" }, groups: { target: () => processTree([bare.child.proc.pid!]) } },
     ours: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids } },
   };
   await waitUntilRoutable(targets.ours.url, targets.ours.headers, PLAIN);
@@ -44,18 +46,21 @@ try {
   };
   for (let round = 1; round <= ROUNDS; round++) {
     for (const stream of [false, true]) {
-      const measure = async (t: "direct" | "ours") => {
+      const measure = async (t: "direct" | "bare" | "ours") => {
         const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: stream ? STREAM : PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream }, targets[t].groups);
         if (r.failed) throw new Error(`${t}: ${r.failed} calls failed ${JSON.stringify(r.failures)}`);
         return stream ? r.firstByte : r.total;
       };
       const direct = await measure("direct");
+      const floor = await measure("bare");
       const mine = await measure("ours");
       const kind = stream ? "stream first byte" : "non-streamed";
       note(`${kind}: direct`, direct.p50, direct.p99);
+      note(`${kind}: bare proxy`, floor.p50, floor.p99);
       note(`${kind}: ours`, mine.p50, mine.p99);
-      note(`${kind}: overhead`, mine.p50 - direct.p50, mine.p99 - direct.p99);
-      log(`round ${round} ${kind}: direct p50 ${direct.p50.toFixed(3)} p99 ${direct.p99.toFixed(3)}, ours p50 ${mine.p50.toFixed(3)} p99 ${mine.p99.toFixed(3)} ms`);
+      note(`${kind}: bare proxy overhead`, floor.p50 - direct.p50, floor.p99 - direct.p99);
+      note(`${kind}: our overhead`, mine.p50 - direct.p50, mine.p99 - direct.p99);
+      log(`round ${round} ${kind}: direct p50 ${direct.p50.toFixed(3)}, bare proxy ${floor.p50.toFixed(3)}, ours ${mine.p50.toFixed(3)} ms`);
     }
   }
   process.stdout.write(`\n${ROUNDS} rounds at ${RATE} req/s, ${SECONDS} s per row (ms; medians over rounds, and each round's figure):\n\n`);
@@ -66,6 +71,7 @@ try {
   }
 } finally {
   await ours.stack.stop();
+  await stopChild(bare.child);
   await stopChild(mock.child);
   rmSync(scratch, { recursive: true, force: true });
 }

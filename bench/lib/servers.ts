@@ -23,6 +23,15 @@ export async function startMock(): Promise<Server> {
   return { child: mock, baseUrl };
 }
 
+/** A bare node:http proxy in front of `upstream` (bench/bare-proxy.ts): the floor of any Node.js gateway here. */
+export async function startBareProxy(upstream: string): Promise<Server> {
+  const port = await freePort();
+  const proxy = child("bare proxy", ["--import", "tsx", path.join(projectRoot, "bench", "bare-proxy.ts")], { PROXY_PORT: String(port), PROXY_UPSTREAM: upstream });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${baseUrl}/health`, proxy);
+  return { child: proxy, baseUrl };
+}
+
 export const PORTKEY_VERSION = "1.15.2";
 
 /** Portkey's gateway, headless, with its own defaults (as `npx @portkey-ai/gateway` runs it). */
