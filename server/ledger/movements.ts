@@ -63,6 +63,9 @@ export type Applied = {
   counters: { workspaceId: string; counter: string; spent: string }[];
 };
 
+/** PostgreSQL refused a movement itself (bad data, a constraint): trying it again cannot help. */
+export const isRejection = (err: unknown) => /^(22|23)/.test(String((err as { code?: unknown })?.code ?? ""));
+
 /** A Prisma client or transaction, or the write pool (infra/db/write-pool.ts). */
 type Queryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T> };
 

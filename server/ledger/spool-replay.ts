@@ -10,7 +10,7 @@ import { dataDir } from "../infra/db/data-dir";
 import { identify, isRunning, type ProcessIdentity } from "../infra/db/process-identity";
 import { writeQueryable } from "../infra/db/write-pool";
 import { logFor } from "../infra/telemetry/log";
-import { applyMovements, type Movement } from "./movements";
+import { applyMovements, isRejection, type Movement } from "./movements";
 import { identityTag, SPOOL_PREFIX } from "./usage-spool";
 
 const log = logFor("ledger");
@@ -61,9 +61,6 @@ function parse(text: string, file: string): Movement[] {
   }
   return movements;
 }
-
-/** PostgreSQL refused the movement itself (bad data, a constraint): trying again cannot help. */
-export const isRejection = (err: unknown) => /^(22|23)/.test(String((err as { code?: unknown })?.code ?? ""));
 
 async function commitAll(movements: Movement[], file: string): Promise<number> {
   let inserted = 0;

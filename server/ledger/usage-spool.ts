@@ -77,11 +77,6 @@ export class UsageSpool {
     }
   }
 
-  /** Movements written and not yet committed. */
-  get pending(): number {
-    return this.current?.pending ?? 0;
-  }
-
   /** Closes the current segment, and removes it when nothing in it waits for a commit. */
   close(): void {
     const segment = this.current;

@@ -18,11 +18,10 @@ import { writeQueryable } from "../infra/db/write-pool";
 import { env } from "../infra/env";
 import { metrics } from "../infra/telemetry/metrics";
 import { logFor } from "../infra/telemetry/log";
-import { applyMovements, type Applied, type Movement } from "./movements";
+import { applyMovements, isRejection, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "./spend-notes";
 import { noteCounters } from "./budgets";
-import { isRejection } from "./spool-replay";
 import type { Segment, UsageSpool } from "./usage-spool";
 
 type Pending = { movement: Movement; hold?: Hold; segment: Segment | null; resolve: () => void; reject: (err: unknown) => void; queuedAt: number };
@@ -33,7 +32,9 @@ const RETRY_MS = 1000;
 
 const log = logFor("ledger");
 
-export type WriterOptions = { book?: () => LeaseBook; spool?: UsageSpool | null; commitDelayMs?: number };
+type Queryable = Parameters<typeof applyMovements>[0];
+
+export type WriterOptions = { book?: () => LeaseBook; spool?: UsageSpool | null; commitDelayMs?: number; db?: Queryable };
 
 export class UsageWriter {
   private queue: Pending[] = [];
@@ -46,8 +47,10 @@ export class UsageWriter {
   private readonly book: () => LeaseBook;
   private spool: UsageSpool | null;
   private readonly commitDelayMs: number;
+  private readonly db: Queryable;
 
   constructor(opts: WriterOptions = {}) {
+    this.db = opts.db ?? writeQueryable;
     this.book = opts.book ?? leaseBook;
     this.spool = opts.spool ?? null;
     this.commitDelayMs = opts.commitDelayMs ?? 0;
@@ -104,7 +107,7 @@ export class UsageWriter {
 
   private async commit(batch: Pending[]): Promise<void> {
     const started = performance.now();
-    const applied: Applied = await applyMovements(writeQueryable, batch.map((p) => p.movement));
+    const applied: Applied = await applyMovements(this.db, batch.map((p) => p.movement));
     const m = metrics();
     m.usageWrite.observe((performance.now() - started) / 1000);
     m.usageBatch.observe(batch.length);
@@ -131,7 +134,13 @@ export class UsageWriter {
     try {
       await this.commit(batch);
       for (const p of batch) p.resolve();
-    } catch {
+    } catch (err) {
+      // The database is away and every movement is written down: the batch is kept for the next try.
+      if (!isRejection(err) && batch.every((p) => p.segment)) {
+        this.queue.unshift(...batch);
+        retry = true;
+        return;
+      }
       // One bad movement must not cost the others their charge: commit them one by one.
       const again: Pending[] = [];
       for (const p of batch) {

@@ -17,6 +17,7 @@ import { UsageSpool } from "../../server/ledger/usage-spool";
 import { UsageWriter } from "../../server/ledger/usage-writer";
 import { writeQueryable } from "../../server/infra/db/write-pool";
 import { balanceOf, expectLedgerInvariant } from "./ledger-fixtures";
+import { until } from "../helpers";
 
 const books: LeaseBook[] = [];
 afterEach(() => {
@@ -88,6 +89,36 @@ describe("usage spool", () => {
     expect(await replaySpools(dir)).toBe(1);
     expect(await balanceOf(workspace.id)).toBe("0.75");
     expect(spoolFiles(dir)).toEqual([]);
+  });
+
+  it("while the database is away, spooled usage is kept and committed once it is back", async () => {
+    const { workspace } = await createWorkspace({ name: "spool retry", credits: "1" });
+    const book = new LeaseBook(`spool-${randomBase62(6)}`, { maintainEveryMs: 0 });
+    books.push(book);
+    let down = true;
+    let tries = 0;
+    const flaky = {
+      $queryRawUnsafe: <T>(sql: string, ...values: unknown[]): Promise<T> => {
+        tries++;
+        if (down) return Promise.reject(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+        return writeQueryable.$queryRawUnsafe<T>(sql, ...values);
+      },
+    };
+    const writer = new UsageWriter({ book: () => book, commitDelayMs: 10, db: flaky });
+    writer.useSpool(new UsageSpool(mkdtempSync(path.join(tmpdir(), "spool-"))));
+    const hold = await book.hold(workspace.id, "0.01");
+    const movements = Array.from({ length: 3 }, () => usage(workspace.id, "0.001"));
+    await Promise.all(movements.map((m, i) => writer.record(i === 0 ? { ...m, leaseInstanceId: hold.instanceId } : m, i === 0 ? hold : undefined)));
+    await until(async () => tries, (n) => n >= 1, 5000);
+    // The batch failed whole (not tried movement by movement), and nothing was let go.
+    expect(tries).toBe(1);
+    expect(writer.lag().pending).toBe(3);
+    expect(hold.isOpen).toBe(true);
+    down = false;
+    expect(await writer.drain()).toBe(true);
+    expect(await events(workspace.id)).toBe(3);
+    expect(await balanceOf(workspace.id)).toBe("0.997");
+    expect(hold.isOpen).toBe(false);
   });
 
   it("a file that cannot be written makes the answer wait for its commit instead", async () => {
