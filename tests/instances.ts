@@ -18,7 +18,7 @@ export type GatewayInstance = {
   output: () => string;
 };
 
-const KEPT_LINES = 200;
+const KEPT_LINES = 2000;
 
 export async function startGatewayInstance(opts: { env?: Record<string, string> } = {}): Promise<GatewayInstance> {
   const port = await freePort();
