@@ -161,8 +161,8 @@ describe("an instance killed with SIGKILL under load", () => {
   it("with the usage spool: what the killed process had not committed is committed by the next one started on the host", async () => {
     const { workspace, secret, prices } = await workspaceWithPrices("sigkill spool");
     const spool = mkdtempSync(path.join(tmpdir(), "usage-spool-"));
-    // Commits come half a second behind the answers, so the kill surely leaves answered usage in the spool.
-    const env = { USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "500" };
+    // No commit comes before the kill (ten minutes behind the answers): all the answered usage is in the spool.
+    const env = { USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "600000" };
     const gateway = await instance(env);
     const outcomes = await loadUntilKilled(gateway.url, secret, gateway.kill);
     const left = await unbilled(workspace.id, outcomes);
@@ -179,7 +179,7 @@ describe("an instance killed with SIGKILL under load", () => {
   it("with the usage spool and two processes: the second process killed mid-load is replaced, and its replacement commits what it left", async () => {
     const { workspace, secret, prices } = await workspaceWithPrices("sigkill second process");
     const spool = mkdtempSync(path.join(tmpdir(), "usage-spool-"));
-    const gateway = await instance({ USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "500", WEB_CONCURRENCY: "2" });
+    const gateway = await instance({ USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "3000", WEB_CONCURRENCY: "2" });
     // The first process hands connections out in turn once the second is ready.
     await until(async () => gateway.output(), (text) => /\(process 1\) ready/.test(text), 20_000);
     const first = gateway.child.proc.pid!;
