@@ -156,6 +156,8 @@ export const EnvSchema = z.object({
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /** "false": no log line per /v1 request (errors are still logged). */
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  /** JSON lines are written in blocks of this many bytes (or every 0.5 s); 0: one write per line. */
+  LOG_BUFFER_BYTES: int(4096),
   /** Traces over OTLP/HTTP (docs/OPERATIONS.md): on when set, e.g. http://localhost:4318; the standard OTEL_* variables apply. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),

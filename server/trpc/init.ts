@@ -45,36 +45,60 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** A GatewayError thrown by a service becomes the tRPC error of the same status (the /v1 adapter unwraps it again). */
-const gatewayErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof GatewayError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodeFor(cause.status), message: cause.message, cause });
-  }
-  return result;
-});
+function asTRPCError(err: unknown): unknown {
+  return err instanceof GatewayError ? new TRPCError({ code: trpcCodeFor(err.status), message: err.message, cause: err }) : err;
+}
 
-export const publicProcedure = t.procedure.use(gatewayErrors);
+/** What the procedure below returned, with a GatewayError it failed with as the tRPC error of its status. */
+function withGatewayErrors<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
+  if (!result.ok && result.error.cause instanceof GatewayError) throw asTRPCError(result.error.cause);
+  return result;
+}
+
+/** A tier's check, whose GatewayError is thrown as the tRPC error of its status. */
+function check<T>(tierCheck: () => T): T {
+  try {
+    return tierCheck();
+  } catch (err) {
+    throw asTRPCError(err);
+  }
+}
+
+export const publicProcedure = t.procedure.use(async ({ next }) => withGatewayErrors(await next()));
+
+/** The caller's principal, for procedures scoped by a workspace. */
+function principalOf(ctx: Context): Principal {
+  if (ctx.principal) return ctx.principal;
+  // user: undefined is an API-key caller (/v1), null a dashboard request without a session.
+  if (ctx.user) throw errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found");
+  throw ctx.user === null ? errors.unauthenticated() : errors.invalidApiKey();
+}
+
+/** The caller's principal, which may spend the workspace's credits. */
+function payingPrincipalOf(ctx: Context): Principal {
+  const principal = principalOf(ctx);
+  if (principal.kind === "user" && !can(principal.role, "models.call")) {
+    throw errors.permissionDenied(`The ${principal.role} role cannot call models from the dashboard.`);
+  }
+  return principal;
+}
+
+// The tiers of /v1 are one middleware each (its check and the error mapping), not a chain: every
+// middleware is a step of every call's way in and out.
 
 /** Procedures scoped by a workspace: an API key, or a signed-in member acting in a workspace. */
-export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal) {
-    // user: undefined is an API-key caller (/v1), null a dashboard request without a session.
-    if (ctx.user) throw errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found");
-    throw ctx.user === null ? errors.unauthenticated() : errors.invalidApiKey();
-  }
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
+export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const principal = check(() => principalOf(ctx));
+  return withGatewayErrors(await next({ ctx: { principal } }));
 });
 
 /**
  * Procedures that spend the workspace's credits or change what calls produced (deleting a video,
  * cancelling a response): dashboard members need a role allowed to call models (not `billing`).
  */
-export const billedProcedure = apiKeyProcedure.use(({ ctx, next }) => {
-  if (ctx.principal.kind === "user" && !can(ctx.principal.role, "models.call")) {
-    throw errors.permissionDenied(`The ${ctx.principal.role} role cannot call models from the dashboard.`);
-  }
-  return next();
+export const billedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const principal = check(() => payingPrincipalOf(ctx));
+  return withGatewayErrors(await next({ ctx: { principal } }));
 });
 
 /** Dashboard procedures: a signed-in user. */

@@ -122,10 +122,13 @@ describe("metrics", () => {
     expect(delta("gateway_upstream_duration_seconds_count", { model: CHAT })).toBe(CALLS);
     expect(delta("gateway_usage_write_batch_size_sum", {})).toBeGreaterThanOrEqual(CALLS + 1);
 
-    // Both processes answered some of them (the log says which), and the figures are of both.
-    const served = logLines().filter((l) => l.msg === "request" && l.route === "/v1/chat/completions" && l.workspaceId !== undefined);
-    const pids = new Set(served.filter((l) => requestIds.includes(l.requestId as string) || l.status === 200).map((l) => l.pid));
-    expect(pids.size).toBe(2);
+    // Both processes answered some of them (the log says which; its lines are written in blocks,
+    // at most half a second late), and the figures are of both.
+    const servedBy = () => {
+      const served = logLines().filter((l) => l.msg === "request" && l.route === "/v1/chat/completions" && l.workspaceId !== undefined);
+      return new Set(served.filter((l) => requestIds.includes(l.requestId as string) || l.status === 200).map((l) => l.pid)).size;
+    };
+    await expect.poll(servedBy, { timeout: 5000 }).toBe(2);
 
     // The scrape-time gauges.
     expect(value(after, "gateway_node_up")).toBeGreaterThanOrEqual(1);

@@ -34,8 +34,22 @@ function create(): Logger {
   if (readable) {
     return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
   }
-  // Written asynchronously (a request never waits for its log line); what is buffered goes out on exit.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  return pino(options, bufferedStdout());
+}
+
+/** How long a line waits at most in the buffer of a quiet process. */
+const FLUSH_MS = 500;
+
+/**
+ * Standard output, written asynchronously in blocks: a line joins a buffer written once it holds
+ * LOG_BUFFER_BYTES, or FLUSH_MS after a quiet moment, so a busy process makes one write (one trip
+ * through libuv's thread pool) per few dozen lines, not one per request. What is buffered goes
+ * out on exit (pino flushes it); a process killed with SIGKILL loses its last FLUSH_MS of lines.
+ */
+function bufferedStdout(): pino.DestinationStream {
+  const dest = pino.destination({ dest: 1, sync: false, minLength: env.LOG_BUFFER_BYTES });
+  if (env.LOG_BUFFER_BYTES > 0) setInterval(() => dest.flush(), FLUSH_MS).unref();
+  return dest;
 }
 
 const shared = globalThis as unknown as { gatewayLog?: Logger };
