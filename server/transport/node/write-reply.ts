@@ -42,15 +42,20 @@ const uncork = (res: ServerResponse) => res.uncork();
 
 /**
  * Resolves once the socket took the chunk (or the client left: false). Chunks written in one turn
- * of the event loop (the events of one read from the node) go out in one socket write.
+ * of the event loop (the events of one read from the node) go out in one socket write; `now`
+ * sends the chunk (and what is corked with it, the head) at once instead: node:http itself holds a
+ * response's writes until the next tick, which for a stream's first event would be after every
+ * event of the same read, and the charge before [DONE], were processed.
  */
-function write(res: ServerResponse, chunk: Uint8Array | string): Promise<boolean> | boolean {
+function write(res: ServerResponse, chunk: Uint8Array | string, now = false): Promise<boolean> | boolean {
   if (res.destroyed) return false;
-  if (!res.writableCorked) {
+  if (!now && !res.writableCorked) {
     res.cork();
     process.nextTick(uncork, res);
   }
-  if (res.write(chunk)) return true;
+  const taken = res.write(chunk);
+  if (now) while (res.socket?.writableCorked) res.socket.uncork();
+  if (taken) return true;
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       res.off("drain", onDrain);
@@ -79,6 +84,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   // The head goes out with the first event when that is ready at once (one write, not two), and
   // on its own otherwise, so the client sees the stream begin even while the node thinks.
   let flush: NodeJS.Immediate | undefined;
+  let wrote = false;
   try {
     res.writeHead(200, reply.headers);
     flush = setImmediate(() => res.flushHeaders());
@@ -102,7 +108,9 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         res.end(endFrames(reply));
         return;
       }
-      if (!(await write(res, eventFrame(step.value, reply.named)))) {
+      const first = !wrote;
+      wrote = true;
+      if (!(await write(res, eventFrame(step.value, reply.named), first))) {
         drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
         return;
       }
