@@ -2,9 +2,13 @@
 // an instant mock upstream, Portkey (from npm) in front of it and our gateway (booted as in
 // production, with the mock as its only node), each in its own processes, and measures:
 //   warm-up      BENCH_WARMUP_SECONDS (3) at BENCH_CONNECTIONS per target, not measured
-//   overhead     open-loop fixed rate (BENCH_RATE, 200 req/s), µs timing, target minus direct
+//   overhead     open-loop fixed rate (BENCH_RATE, 200 req/s), µs timing, target minus direct, in
+//                BENCH_LATENCY_ROUNDS (3) rounds of direct, Portkey, ours; each figure is the median
+//                over rounds of the target's p50 (p99) minus the direct call's measured just before
+//                it, so the machine's drift between rows (its speed varies by half on this VM over
+//                minutes) does not decide the result
 //   streaming    time to first byte at the same rate, direct vs ours (and Portkey, if it can stream:
-//                1.15.2 cannot on Node 20)
+//                1.15.2 cannot on Node 20), in the same rounds
 //   throughput   autocannon at BENCH_CONNECTIONS (64), CPU per request from /proc
 //   memory       RSS after BENCH_RSS_REQUESTS (100,000) requests in total
 // Prints markdown to stdout and writes the results as JSON under the OS temp dir.
@@ -12,7 +16,7 @@
 //   npm run bench
 //   BENCH_SECONDS=5 BENCH_RSS_REQUESTS=20000 npm run bench
 //   BENCH_CPU_PROF=1 npm run bench      # CPU profiles of our gateway's processes
-import { CONNECTIONS, CPU_PROF, RATE, RSS_REQUESTS, SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; // first: sets the env
+import { CONNECTIONS, CPU_PROF, LATENCY_ROUNDS, RATE, RSS_REQUESTS, SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; // first: sets the env
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
@@ -39,7 +43,7 @@ const results: BenchResults = {
   date: new Date().toISOString(),
   machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
   seconds: SECONDS, rate: RATE, connections: CONNECTIONS, portkeyVersion: PORTKEY_VERSION,
-  overhead: {}, streaming: {}, throughput: {}, memory: {}, portkeyStreamProbe: "", profileDir,
+  overhead: [], streaming: [], throughput: {}, memory: {}, portkeyStreamProbe: "", profileDir,
 };
 type T = { url: string; headers: Record<string, string>; groups: PidGroups };
 
@@ -73,17 +77,23 @@ try {
     const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
     served[t] += w.requests + w.discardedRequests;
   }
-  for (const t of ["direct", "portkey", "ours"] as const) {
-    const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
-    served[t] += r.sent + r.warmup + r.discardedRequests;
-    results.overhead[t] = r;
-    log(`overhead ${LABEL[t]}: p50 ${r.total.p50} p99 ${r.total.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
-  }
-  for (const t of streamTargets) {
-    const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: STREAM, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: true }, targets[t].groups);
-    served[t] += r.sent + r.warmup + r.discardedRequests;
-    results.streaming[t] = r;
-    log(`streaming ${LABEL[t]}: first byte p50 ${r.firstByte.p50} p99 ${r.firstByte.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
+  for (let round = 1; round <= LATENCY_ROUNDS; round++) {
+    const plain: BenchResults["overhead"][number] = {};
+    for (const t of ["direct", "portkey", "ours"] as const) {
+      const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
+      served[t] += r.sent + r.warmup + r.discardedRequests;
+      plain[t] = r;
+      log(`round ${round} overhead ${LABEL[t]}: p50 ${r.total.p50} p99 ${r.total.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
+    }
+    results.overhead.push(plain);
+    const streamed: BenchResults["streaming"][number] = {};
+    for (const t of streamTargets) {
+      const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: STREAM, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: true }, targets[t].groups);
+      served[t] += r.sent + r.warmup + r.discardedRequests;
+      streamed[t] = r;
+      log(`round ${round} streaming ${LABEL[t]}: first byte p50 ${r.firstByte.p50} p99 ${r.firstByte.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
+    }
+    results.streaming.push(streamed);
   }
   for (const t of ["direct", "portkey", "ours"] as const) {
     const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);

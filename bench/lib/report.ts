@@ -17,8 +17,9 @@ export type BenchResults = {
   rate: number;
   connections: number;
   portkeyVersion: string;
-  overhead: Partial<Record<Target, RateResult & LoadCpu>>;
-  streaming: Partial<Record<Target, RateResult & LoadCpu>>;
+  /** One entry per round (BENCH_LATENCY_ROUNDS): each target measured right after the direct call. */
+  overhead: Partial<Record<Target, RateResult & LoadCpu>>[];
+  streaming: Partial<Record<Target, RateResult & LoadCpu>>[];
   portkeyStreamProbe: string;
   throughput: Partial<Record<Target, CannonResult & LoadCpu>>;
   memory: Partial<Record<Target, Memory>>;
@@ -30,23 +31,46 @@ const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "n/a");
 const diff = (a: number | undefined, b: number | undefined) => ms3((a ?? NaN) - (b ?? NaN));
 const perReq = (cpu: LoadCpu, group: string, requests: number) => (cpu.cpuMs[group] ?? NaN) / requests;
 const pctOf = (share: number) => `${Math.round(share * 100)}%`;
+type Rate = RateResult & LoadCpu;
+type Pick = (x: Rate) => number;
+const median = (xs: number[]) => {
+  const sorted = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return !sorted.length ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+/** The target's figure minus the direct call's of the same round, for each round. */
+const byRound = (rounds: Partial<Record<Target, Rate>>[], t: Target, pick: Pick) => rounds.map((r) => (r[t] && r.direct ? pick(r[t]) - pick(r.direct) : NaN));
+/** The median over rounds of the target's figure minus the direct call's of the same round. */
+export const overOf = (rounds: Partial<Record<Target, Rate>>[], t: Target, pick: Pick) => median(byRound(rounds, t, pick));
+const totalP50: Pick = (x) => x.total.p50;
+const totalP99: Pick = (x) => x.total.p99;
+const firstP50: Pick = (x) => x.firstByte.p50;
+const firstP99: Pick = (x) => x.firstByte.p99;
+
 const table = (head: string[], rows: string[][]) => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
 export function renderReport(r: BenchResults): string {
-  const o = r.overhead;
-  const overheadRows = (Object.keys(o) as Target[]).map((t) => {
-    const x = o[t]!;
-    const base = t === "direct" ? "—" : null;
-    return [LABEL[t], String(x.sent), String(x.failed), f1(x.achievedRate), ms3(x.total.p50), ms3(x.total.p90), ms3(x.total.p99), ms3(x.total.max),
-      base ?? diff(x.total.p50, o.direct?.total.p50), base ?? diff(x.total.p99, o.direct?.total.p99), f2(perReq(x, "target", x.sent)), pctOf(x.foreignBusy)];
-  });
-  const s = r.streaming;
-  const streamRows = (Object.keys(s) as Target[]).map((t) => {
-    const x = s[t]!;
-    const base = t === "direct" ? "—" : null;
-    return [LABEL[t], String(x.sent), String(x.failed), ms3(x.firstByte.p50), ms3(x.firstByte.p90), ms3(x.firstByte.p99), ms3(x.firstByte.max),
-      base ?? diff(x.firstByte.p50, s.direct?.firstByte.p50), base ?? diff(x.firstByte.p99, s.direct?.firstByte.p99), ms3(x.total.p50), ms3(x.total.p99), pctOf(x.foreignBusy)];
-  });
+  const overheadRows = r.overhead.flatMap((o, i) =>
+    (Object.keys(o) as Target[]).map((t) => {
+      const x = o[t]!;
+      const base = t === "direct" ? "—" : null;
+      return [String(i + 1), LABEL[t], String(x.sent), String(x.failed), f1(x.achievedRate), ms3(x.total.p50), ms3(x.total.p90), ms3(x.total.p99), ms3(x.total.max),
+        base ?? diff(x.total.p50, o.direct?.total.p50), base ?? diff(x.total.p99, o.direct?.total.p99), f2(perReq(x, "target", x.sent)), pctOf(x.foreignBusy)];
+    }),
+  );
+  const streamRows = r.streaming.flatMap((s, i) =>
+    (Object.keys(s) as Target[]).map((t) => {
+      const x = s[t]!;
+      const base = t === "direct" ? "—" : null;
+      return [String(i + 1), LABEL[t], String(x.sent), String(x.failed), ms3(x.firstByte.p50), ms3(x.firstByte.p90), ms3(x.firstByte.p99), ms3(x.firstByte.max),
+        base ?? diff(x.firstByte.p50, s.direct?.firstByte.p50), base ?? diff(x.firstByte.p99, s.direct?.firstByte.p99), ms3(x.total.p50), ms3(x.total.p99), pctOf(x.foreignBusy)];
+    }),
+  );
+  const rounds = (xs: number[]) => xs.map(ms3).join(", ");
+  const overheadSummary = (["portkey", "ours"] as const)
+    .map((t) => `${LABEL[t]} p50 +${ms3(overOf(r.overhead, t, totalP50))} ms (by round ${rounds(byRound(r.overhead, t, totalP50))}), p99 +${ms3(overOf(r.overhead, t, totalP99))} ms (${rounds(byRound(r.overhead, t, totalP99))})`)
+    .join("; ");
+  const streamSummary = `ours p50 +${ms3(overOf(r.streaming, "ours", firstP50))} ms (by round ${rounds(byRound(r.streaming, "ours", firstP50))}), p99 +${ms3(overOf(r.streaming, "ours", firstP99))} ms (${rounds(byRound(r.streaming, "ours", firstP99))})`;
   const th = r.throughput;
   const thRows = (Object.keys(th) as Target[]).map((t) => {
     const x = th[t]!;
@@ -61,13 +85,17 @@ export function renderReport(r: BenchResults): string {
   return [
     `Gateway bench, ${r.date}; ${r.machine}; the load generator, the mock, Portkey ${r.portkeyVersion}, PostgreSQL and our gateway share these cores.`,
     "",
-    `### Overhead at ${r.rate} req/s, non-streamed (open loop, ${r.seconds} s per row, send to last byte, µs timing)`,
+    `### Overhead at ${r.rate} req/s, non-streamed (open loop, ${r.seconds} s per row, send to last byte, µs timing; ${r.overhead.length} rounds)`,
     "",
-    table(["target", "requests", "failed", "achieved req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "CPU ms/req", "other load"], overheadRows),
+    `**Overhead over the direct call, median over rounds:** ${overheadSummary}.`,
     "",
-    `### Streaming first byte at ${r.rate} req/s (open loop, ${r.seconds} s per row, send to first body byte)`,
+    table(["round", "target", "requests", "failed", "achieved req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "CPU ms/req", "other load"], overheadRows),
     "",
-    table(["target", "requests", "failed", "first byte p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "whole stream p50 ms", "whole stream p99 ms", "other load"], streamRows),
+    `### Streaming first byte at ${r.rate} req/s (open loop, ${r.seconds} s per row, send to first body byte; ${r.streaming.length} rounds)`,
+    "",
+    `**First-byte overhead over the direct call, median over rounds:** ${streamSummary}.`,
+    "",
+    table(["round", "target", "requests", "failed", "first byte p50 ms", "p90 ms", "p99 ms", "max ms", "overhead p50 ms", "overhead p99 ms", "whole stream p50 ms", "whole stream p99 ms", "other load"], streamRows),
     "",
     r.portkeyStreamProbe,
     "",
@@ -94,18 +122,16 @@ function ratios(r: BenchResults): string {
   const tput = ours && pk ? ours.rps / pk.rps : NaN;
   const cpu = ours && pk ? perReq(ours, "target", ours.requests) / perReq(pk, "target", pk.requests) : NaN;
   const cpuPg = ours && pk ? ((ours.cpuMs.target! + (ours.cpuMs.postgres ?? 0)) / ours.requests) / perReq(pk, "target", pk.requests) : NaN;
-  const o = r.overhead;
-  const over = (t: Target) => `+${diff(o[t]?.total.p50, o.direct?.total.p50)} / +${diff(o[t]?.total.p99, o.direct?.total.p99)} ms`;
-  const fb = diff(r.streaming.ours?.firstByte.p50, r.streaming.direct?.firstByte.p50);
-  return `**Ratios:** throughput ours/Portkey ${f2(tput)}×; CPU per request ours/Portkey ${f2(cpu)} (${f2(cpuPg)} counting PostgreSQL); overhead over direct at ${r.rate} req/s p50/p99: ours ${over("ours")}, Portkey ${over("portkey")}; stream first byte p50: ours +${fb} ms.`;
+  const over = (t: Target) => `+${ms3(overOf(r.overhead, t, totalP50))} / +${ms3(overOf(r.overhead, t, totalP99))} ms`;
+  const fb = ms3(overOf(r.streaming, "ours", firstP50));
+  return `**Ratios:** throughput ours/Portkey ${f2(tput)}×; CPU per request ours/Portkey ${f2(cpu)} (${f2(cpuPg)} counting PostgreSQL); overhead over direct at ${r.rate} req/s p50/p99 (medians over rounds): ours ${over("ours")}, Portkey ${over("portkey")}; stream first byte p50: ours +${fb} ms.`;
 }
 
 function targets(r: BenchResults): string {
   const mark = (ok: boolean) => (ok ? "met" : "**not met**");
-  const o = r.overhead;
-  const p50 = (o.ours?.total.p50 ?? NaN) - (o.direct?.total.p50 ?? NaN);
-  const p99 = (o.ours?.total.p99 ?? NaN) - (o.direct?.total.p99 ?? NaN);
-  const fb = (r.streaming.ours?.firstByte.p50 ?? NaN) - (r.streaming.direct?.firstByte.p50 ?? NaN);
+  const p50 = overOf(r.overhead, "ours", totalP50);
+  const p99 = overOf(r.overhead, "ours", totalP99);
+  const fb = overOf(r.streaming, "ours", firstP50);
   const ours = r.throughput.ours;
   const pk = r.throughput.portkey;
   const tput = ours && pk ? ours.rps / pk.rps : NaN;
