@@ -135,6 +135,10 @@ async function serve(): Promise<void> {
   let allClosed: (() => void) | undefined;
   const adopt = (socket: Socket) => {
     if (draining || (env.MAX_CONNECTIONS > 0 && open.size >= env.MAX_CONNECTIONS)) return void socket.destroy();
+    // Handed over by the first process's listener (or over IPC): node:http's own sockets get
+    // TCP_NODELAY at accept, these do not, and with Nagle's algorithm a stream's second write
+    // waits for the client's delayed acknowledgement of the first (40 ms).
+    socket.setNoDelay(true);
     open.add(socket);
     socket.once("close", () => {
       open.delete(socket);
