@@ -1,6 +1,8 @@
 // The gateway's log as a process writes it: JSON lines for machines (and secrets redacted
-// whatever a caller passes), readable lines for people, and nothing below LOG_LEVEL.
-import { spawnSync } from "node:child_process";
+// whatever a caller passes), readable lines for people, nothing below LOG_LEVEL, and JSON lines
+// written in blocks that reach stdout within half a second, and at exit.
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "../../server/infra/paths";
 
@@ -46,5 +48,29 @@ describe("log", () => {
     expect(text).not.toMatch(/^\{/m);
     expect(text).not.toMatch(/secret-\d/);
     expect(run({ LOG_FORMAT: "json", LOG_LEVEL: "silent" })).toBe("");
+  });
+
+  it("buffers JSON lines: a quiet process's lines come out within half a second, and what is buffered at exit is written", async () => {
+    // Three lines, a pause (the buffer is far from full), a fourth line, and an immediate exit.
+    const script = `
+import { logFor } from "./server/infra/telemetry/log.ts";
+const log = logFor("probe");
+for (const n of [1, 2, 3]) log.info({ n }, "early");
+setTimeout(() => { log.info({ n: 4 }, "last"); process.exit(0); }, 1500);
+`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: projectRoot,
+      env: { ...process.env, LOG_FORMAT: "json", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const started = performance.now();
+    const seen: { n: number; atMs: number }[] = [];
+    for await (const line of createInterface({ input: child.stdout })) {
+      seen.push({ n: (JSON.parse(line) as { n: number }).n, atMs: performance.now() - started });
+    }
+    expect(seen.map((s) => s.n)).toEqual([1, 2, 3, 4]);
+    // The early lines did not wait for the exit (1.5 s later) to be written.
+    const early = seen.filter((s) => s.n < 4).map((s) => s.atMs);
+    expect(Math.max(...early)).toBeLessThan(seen[3]!.atMs - 500);
   });
 });

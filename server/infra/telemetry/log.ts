@@ -48,7 +48,13 @@ const FLUSH_MS = 500;
  */
 function bufferedStdout(): pino.DestinationStream {
   const dest = pino.destination({ dest: 1, sync: false, minLength: env.LOG_BUFFER_BYTES });
-  if (env.LOG_BUFFER_BYTES > 0) setInterval(() => dest.flush(), FLUSH_MS).unref();
+  // sonic-boom keeps what it buffered in `_len`; its flush writes (an empty block) even when
+  // nothing waits, and throws once the stream was ended at exit.
+  const state = dest as unknown as { _len?: number; _ending?: boolean; destroyed?: boolean };
+  const flushWaiting = () => {
+    if ((state._len ?? 1) > 0 && !state._ending && !state.destroyed) dest.flush();
+  };
+  if (env.LOG_BUFFER_BYTES > 0) setInterval(flushWaiting, FLUSH_MS).unref();
   return dest;
 }
 
