@@ -1,7 +1,8 @@
 // `npm run bench`: our gateway against Portkey's OSS gateway, in one run on one machine. Starts
 // an instant mock upstream, Portkey (from npm) in front of it and our gateway (booted as in
 // production, with the mock as its only node), each in its own processes, and measures:
-//   warm-up      BENCH_WARMUP_SECONDS (3) at BENCH_CONNECTIONS per target, not measured
+//   warm-up      BENCH_WARMUP_SECONDS (3) at BENCH_CONNECTIONS per target, non-streamed and (for
+//                the targets that can) streamed, not measured
 //   overhead     open-loop fixed rate (BENCH_RATE, 200 req/s), µs timing, target minus direct, in
 //                BENCH_LATENCY_ROUNDS (3) rounds of direct, Portkey, ours; each figure is the median
 //                over rounds of the target's p50 (p99) minus the direct call's measured just before
@@ -72,10 +73,15 @@ try {
   const boot = { ours: rss("ours"), portkey: rss("portkey") };
   log(`gateway processes: ${ours.gatewayPids().join(", ")}; boot RSS ours ${boot.ours.map((m) => m.toFixed(0)).join("+")} MB, Portkey ${boot.portkey.map((m) => m.toFixed(0)).join("+")} MB`);
 
-  // Warm-up: JIT, pools and caches of every process of every target, closed loop, not measured.
+  // Warm-up: JIT, pools and caches of every process of every target, closed loop, not measured;
+  // streamed calls too for the targets that can stream (their code path is another one, and each
+  // row's few connections may land on either of our processes).
   for (const t of ["direct", "portkey", "ours"] as const) {
-    const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
-    served[t] += w.requests + w.discardedRequests;
+    const bodies = (streamTargets as readonly Target[]).includes(t) ? [PLAIN, STREAM] : [PLAIN];
+    for (const body of bodies) {
+      const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
+      served[t] += w.requests + w.discardedRequests;
+    }
   }
   for (let round = 1; round <= LATENCY_ROUNDS; round++) {
     const plain: BenchResults["overhead"][number] = {};
