@@ -83,23 +83,24 @@ function payingPrincipalOf(ctx: Context): Principal {
   return principal;
 }
 
-// The tiers of /v1 are one middleware each (its check and the error mapping), not a chain: every
-// middleware is a step of every call's way in and out.
+/**
+ * A tier of /v1: one middleware (the caller's principal, checked, and the error mapping), not a
+ * chain, since every middleware is a step of every call's way in and out.
+ */
+const tier = (principalFor: (ctx: Context) => Principal) =>
+  t.procedure.use(async ({ ctx, next }) => {
+    const principal = check(() => principalFor(ctx));
+    return withGatewayErrors(await next({ ctx: { principal } }));
+  });
 
 /** Procedures scoped by a workspace: an API key, or a signed-in member acting in a workspace. */
-export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const principal = check(() => principalOf(ctx));
-  return withGatewayErrors(await next({ ctx: { principal } }));
-});
+export const apiKeyProcedure = tier(principalOf);
 
 /**
  * Procedures that spend the workspace's credits or change what calls produced (deleting a video,
  * cancelling a response): dashboard members need a role allowed to call models (not `billing`).
  */
-export const billedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const principal = check(() => payingPrincipalOf(ctx));
-  return withGatewayErrors(await next({ ctx: { principal } }));
-});
+export const billedProcedure = tier(payingPrincipalOf);
 
 /** Dashboard procedures: a signed-in user. */
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
