@@ -11,7 +11,8 @@
 // Tokens are counted up front (the most a call can use) and what a call did not use is given back
 // in the same window: to its instance's slice, and beyond one slice's worth to the shared row (in
 // the background, at once when a slice's worth is pending, else within RETURN_MS), so unused
-// tokens are not stranded on one instance. An instance that found the window used up asks again
+// tokens are not stranded on one instance; until they are there, they are still this instance's
+// to admit (a call that needs them waits for a return on its way). An instance that found the window used up asks again
 // only after EXHAUSTED_MS (others may have given tokens back meanwhile).
 import { writeQueryable } from "../infra/db/write-pool";
 import { logFor } from "../infra/telemetry/log";
@@ -50,6 +51,9 @@ type Window = {
   asking: Promise<void> | null;
   /** Given back beyond a slice's worth, not yet returned to the shared row. */
   returning: number;
+  /** Being returned to the shared row now: how much, and the statement doing it. */
+  inFlight: number;
+  giving: Promise<void> | null;
 };
 
 export type WindowAnswer = { ok: boolean; limit: number; remaining: number; resetMs: number };
@@ -67,9 +71,19 @@ export class RateWindows {
     const resetMs = start + WINDOW_MS - now;
     for (;;) {
       const w = this.current(scope, start, limit);
+      if (w.local < amount && w.returning > 0) {
+        // Tokens given back and not yet returned to the shared row are still this instance's.
+        w.local += w.returning;
+        w.returning = 0;
+      }
       if (w.local >= amount) {
         w.local -= amount;
         return { ok: true, limit, remaining: this.remaining(w, limit), resetMs };
+      }
+      if (w.giving) {
+        // Tokens on their way back to the shared row: ask for them once they are there.
+        await w.giving;
+        continue;
       }
       const exhausted = w.exhaustedAt > 0 && Date.now() - w.exhaustedAt < EXHAUSTED_MS;
       if (exhausted || amount > limit) return { ok: false, limit, remaining: this.remaining(w, limit), resetMs };
@@ -116,25 +130,34 @@ export class RateWindows {
     const amount = w.returning;
     w.returning = 0;
     if (amount <= 0 || this.windows.get(scope) !== w) return;
-    writeQueryable
-      .$queryRawUnsafe<{ taken: number }[]>(RETURN_SQL, scope, w.start, amount)
-      .then(([row]) => {
-        if (row) w.taken = row.taken;
-        w.exhaustedAt = 0;
-      })
-      .catch((err) => log.error({ err }, "limits: giving tokens back failed"));
+    w.inFlight += amount;
+    const done = (taken: number | undefined) => {
+      w.inFlight -= amount;
+      if (w.giving === giving) w.giving = null;
+      if (taken === undefined) return;
+      w.taken = taken;
+      w.exhaustedAt = 0;
+    };
+    const giving: Promise<void> = writeQueryable.$queryRawUnsafe<{ taken: number }[]>(RETURN_SQL, scope, w.start, amount).then(
+      ([row]) => done(row?.taken ?? w.taken),
+      (err) => {
+        done(undefined);
+        log.error({ err }, "limits: giving tokens back failed");
+      },
+    );
+    w.giving = giving;
   }
 
   /** What this instance can tell of what is left: what the database has not given out, and its own slice. */
   private remaining(w: Window, limit: number): number {
-    return Math.max(0, limit - w.taken) + w.local + w.returning;
+    return Math.max(0, limit - w.taken) + w.local + w.returning + w.inFlight;
   }
 
   private current(scope: string, start: number, limit: number): Window {
     let w = this.windows.get(scope);
     if (w && w.start === start) w.limit = limit;
     else {
-      w = { start, limit, local: 0, taken: 0, exhaustedAt: 0, asking: null, returning: 0 };
+      w = { start, limit, local: 0, taken: 0, exhaustedAt: 0, asking: null, returning: 0, inFlight: 0, giving: null };
       this.windows.set(scope, w);
       if (this.windows.size > 10_000) this.forgetOld(start);
     }

@@ -1,0 +1,38 @@
+// Token windows in one instance, against the real database: tokens a call gave back are this
+// instance's to admit again at once, whether they wait to be returned to the shared row or are
+// on their way there.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { RateWindows } from "../../server/limits/rate-windows";
+
+const NOW = Date.now();
+const START = NOW - (NOW % 60_000);
+
+describe("rate windows", () => {
+  it("tokens given back and still waiting to go to the shared row are admitted again", async () => {
+    const windows = new RateWindows();
+    const scope = `tpm:${randomUUID()}`;
+    // Limit 320: a slice is 20 tokens.
+    expect((await windows.take(scope, 320, 300, NOW)).ok).toBe(true);
+    expect((await windows.take(scope, 320, 20, NOW)).ok).toBe(true);
+    // The window is used up in the database. 30 back: 20 stay in the slice, 10 wait for the timer to go to the shared row.
+    windows.giveBack(scope, START, 30);
+    const b = await windows.take(scope, 320, 30, NOW);
+    expect(b).toMatchObject({ ok: true, remaining: 0 });
+    expect((await windows.take(scope, 320, 1, NOW)).ok).toBe(false);
+  });
+
+  it("tokens on their way to the shared row are admitted again once they are there", async () => {
+    const windows = new RateWindows();
+    const scope = `tpm:${randomUUID()}`;
+    expect((await windows.take(scope, 320, 300, NOW)).ok).toBe(true);
+    expect((await windows.take(scope, 320, 20, NOW)).ok).toBe(true);
+    // 200 back: 20 stay, 180 go to the shared row at once (more than a slice's worth).
+    windows.giveBack(scope, START, 200);
+    expect(windows.peek(scope, 320, NOW).remaining).toBe(200);
+    const c = await windows.take(scope, 320, 150, NOW);
+    expect(c).toMatchObject({ ok: true, remaining: 50 });
+    expect((await windows.take(scope, 320, 50, NOW)).ok).toBe(true);
+    expect((await windows.take(scope, 320, 1, NOW)).ok).toBe(false);
+  });
+});
