@@ -7,10 +7,15 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, register, type Aggreg
 /** Seconds, from a little under a millisecond (the gateway's own time) to a long generation. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
+/** How often the event loop's lag is sampled: blocks shorter than this may go unseen. */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 const shared = globalThis as unknown as { gatewayMetrics?: ReturnType<typeof define> };
 
 function define() {
-  collectDefaultMetrics({ register });
+  // The event loop lag is sampled by a timer; prom-client's default (every 10 ms) wakes an idle
+  // process 100 times a second, which on a VM cost ~2% of a core per process doing nothing.
+  collectDefaultMetrics({ register, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   return {
     requests: new Counter({
       name: "gateway_http_requests_total",
