@@ -31,77 +31,79 @@ function midStreamFailure(message: string): GatewayError {
   return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message });
 }
 
+/** The data of one SSE event (its `data:` lines, joined), or "" when it has none. */
+function payloadOf(event: string): string {
+  if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
+  return event
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(line[5] === " " ? 6 : 5))
+    .join("\n");
+}
+
 /**
- * Splits an SSE byte stream into the data payloads of its events. A reader that stops early (at
- * [DONE]) does not destroy the body: a destroyed body costs an AbortError with its stack trace
- * and, before the body's end arrived, the connection; the caller drains or destroys it.
+ * One generator from the node's bytes to the client's payloads (not one per stage: each stage
+ * would cost every event its own round of promises). A reader that stops early (at [DONE]) does
+ * not destroy the body: a destroyed body costs an AbortError with its stack trace and, before
+ * the body's end arrived, the connection; it is drained instead.
  */
-async function* ssePayloads(body: RelayInput["body"]): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = event
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(line[5] === " " ? 6 : 5))
-        .join("\n");
-      if (data) yield data;
-    }
-  }
-}
-
 export async function* relayChatStream(input: RelayInput): AsyncGenerator<string> {
-  try {
-    yield* relayAndCharge(input);
-  } finally {
-    release(input.metering); // a no-op once the charge committed
-  }
-}
-
-async function* relayAndCharge(input: RelayInput): AsyncGenerator<string> {
-  const { row, metering } = input;
-  // Servers differ in JSON spacing ("model":"x" or "model": "x"); match both.
-  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const { row, metering, body } = input;
   const rename = input.upstreamModel !== row.id;
-  const modelField = new RegExp(`"model"\\s*:\\s*${escape(JSON.stringify(input.upstreamModel))}`);
+  let modelField: RegExp | undefined;
   const renamed = `"model":${JSON.stringify(row.id)}`;
   let usage: OpenAIUsage | undefined;
   let finished = false;
   try {
-    for await (const data of ssePayloads(input.body)) {
-      if (data === "[DONE]") {
-        finished = true;
-        break;
+    try {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      reading: for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const data = payloadOf(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (!data) continue;
+          if (data === "[DONE]") {
+            finished = true;
+            break reading;
+          }
+          if (data.includes('"error"')) {
+            const parsed = JSON.parse(data) as { error?: { message?: string } };
+            if (parsed.error) throw midStreamFailure(parsed.error.message ?? "The node failed while streaming.");
+          }
+          if (USAGE_OBJECT.test(data)) {
+            const parsed = JSON.parse(data) as { usage?: OpenAIUsage; choices?: unknown[] };
+            usage = parsed.usage;
+            if (!input.includeUsage && parsed.choices?.length === 0) continue;
+          }
+          if (!rename) yield data;
+          else yield data.replace((modelField ??= modelPattern(input.upstreamModel)), renamed);
+        }
       }
-      if (data.includes('"error"')) {
-        const parsed = JSON.parse(data) as { error?: { message?: string } };
-        if (parsed.error) throw midStreamFailure(parsed.error.message ?? "The node failed while streaming.");
-      }
-      if (USAGE_OBJECT.test(data)) {
-        const parsed = JSON.parse(data) as { usage?: OpenAIUsage; choices?: unknown[] };
-        usage = parsed.usage;
-        if (!input.includeUsage && parsed.choices?.length === 0) continue;
-      }
-      yield rename ? data.replace(modelField, renamed) : data;
+    } catch (err) {
+      if (err instanceof GatewayError) throw err;
+      throw midStreamFailure("The node's stream broke off.");
+    } finally {
+      // Read to its [DONE]: what is left (the body's end) is drained, so the connection can serve
+      // another call. Failed or given up: the body is closed.
+      if (finished) body.on("error", () => undefined).resume();
+      else body.destroy();
+      input.release();
     }
-  } catch (err) {
-    if (err instanceof GatewayError) throw err;
-    throw midStreamFailure("The node's stream broke off.");
+    if (!finished) throw midStreamFailure("The node's stream ended without completing.");
+    await input.beforeCharge?.();
+    const tokens = tokenUsage(usage);
+    await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
   } finally {
-    // Read to its [DONE]: what is left (the body's end) is drained, so the connection can serve
-    // another call. Failed or given up: the body is closed.
-    if (finished) input.body.on("error", () => undefined).resume();
-    else input.body.destroy();
-    input.release();
+    release(metering); // a no-op once the charge committed
   }
-  if (!finished) throw midStreamFailure("The node's stream ended without completing.");
-  await input.beforeCharge?.();
-  const tokens = tokenUsage(usage);
-  await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
+}
+
+/** The node's model id in a chunk; servers differ in JSON spacing ("model":"x" or "model": "x"). */
+function modelPattern(upstreamModel: string): RegExp {
+  const escaped = JSON.stringify(upstreamModel).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`"model"\\s*:\\s*${escaped}`);
 }
