@@ -7,10 +7,15 @@ const log = logFor("http");
 
 export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
 
-export function eventFrame(payload: string, named: boolean): Buffer {
-  if (!named) return Buffer.from(`data: ${payload}\n\n`);
+/** An event's frame: `data: <payload>`, after `event: <its type>` for named events. */
+export function eventText(payload: string, named: boolean): string {
+  if (!named) return `data: ${payload}\n\n`;
   const type = /^\{"type":"([^"]+)"/.exec(payload)?.[1] ?? "message";
-  return Buffer.from(`event: ${type}\ndata: ${payload}\n\n`);
+  return `event: ${type}\ndata: ${payload}\n\n`;
+}
+
+export function eventFrame(payload: string, named: boolean): Buffer {
+  return Buffer.from(eventText(payload, named));
 }
 
 /** A failure after the stream started: a frame holding the error object. */

@@ -8,7 +8,8 @@ import { errors } from "../../kernel/errors";
 import type { Reply, ReplyHeaders } from "../call";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
-import { DONE_FRAME, endFrames, errorFrame, eventFrame } from "../sse-frames";
+import { DONE_FRAME, endFrames, errorFrame, eventText } from "../sse-frames";
+import { FrameBatch, whenDrained } from "./frame-batch";
 import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("http");
@@ -42,10 +43,10 @@ const uncork = (res: ServerResponse) => res.uncork();
 
 /**
  * Resolves once the socket took the chunk (or the client left: false). Chunks written in one turn
- * of the event loop (the events of one read from the node) go out in one socket write; `now`
- * sends the chunk (and what is corked with it, the head) at once instead: node:http itself holds a
- * response's writes until the next tick, which for a stream's first event would be after every
- * event of the same read, and the charge before [DONE], were processed.
+ * of the event loop go out in one socket write; `now` sends the chunk (and what is corked with
+ * it, the head) at once instead: node:http itself holds a response's writes until the next tick,
+ * which for a stream's first event would be after every event of the same read, and the charge
+ * before [DONE], were processed. The events after the first go through a FrameBatch.
  */
 function write(res: ServerResponse, chunk: Uint8Array | string, now = false): Promise<boolean> | boolean {
   if (res.destroyed) return false;
@@ -55,26 +56,14 @@ function write(res: ServerResponse, chunk: Uint8Array | string, now = false): Pr
   }
   const taken = res.write(chunk);
   if (now) while (res.socket?.writableCorked) res.socket.uncork();
-  if (taken) return true;
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      res.off("drain", onDrain);
-      res.off("close", onClose);
-      resolve(ok);
-    };
-    const onDrain = () => done(true);
-    const onClose = () => done(false);
-    res.once("drain", onDrain);
-    res.once("close", onClose);
-  });
+  return taken || whenDrained(res);
 }
 
 async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "sse" }>): Promise<void> {
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
-  const endWith = (err: unknown) => {
-    if (!res.destroyed) res.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
-  };
+  const batch = new FrameBatch(res);
+  const endWith = (err: unknown) => batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
   const state: Cuttable = { cut: false };
   const cut = () => {
     state.cut = true;
@@ -105,12 +94,14 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         return endWith(errors.shuttingDown());
       }
       if (step.done) {
-        res.end(endFrames(reply));
+        batch.end(endFrames(reply));
         return;
       }
-      const first = !wrote;
+      const frame = eventText(step.value, reply.named);
+      // The first event goes out at once, with the head; the others of the same turn together.
+      const taken = wrote ? batch.add(frame) : write(res, frame, true);
       wrote = true;
-      if (!(await write(res, eventFrame(step.value, reply.named), first))) {
+      if (!(taken === true || (await taken))) {
         drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
         return;
       }
