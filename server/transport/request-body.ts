@@ -12,6 +12,18 @@ function tooLarge(limit: number): GatewayError {
 }
 
 /**
+ * The body at once when node:http already holds all of it (it came with the head, as small
+ * bodies do) and nothing read it yet: no flowing mode, events and ticks for one chunk.
+ */
+function received(body: Readable, limit: number, declaredLength: string | undefined): Buffer | null {
+  const declared = Number(declaredLength ?? NaN);
+  if (!(declared > 0) || declared > limit || body.readableFlowing !== null || body.readableObjectMode || body.readableLength !== declared) return null;
+  const whole = body.read() as Buffer;
+  body.resume(); // so that the stream ends as one read in full does
+  return whole;
+}
+
+/**
  * Reads a body up to `limit` bytes. Over the limit, the rest is read and dropped rather than the
  * stream being torn down, so that the client, still sending, gets the 413 (and a host that
  * feeds the stream, like Next.js, is not left writing into a closed one).
@@ -22,6 +34,8 @@ export function readBodyBytes(body: Readable, limit: number, declaredLength?: st
       body.resume();
       return reject(tooLarge(limit));
     }
+    const whole = received(body, limit, declaredLength);
+    if (whole) return resolve(whole);
     const chunks: Buffer[] = [];
     let total = 0;
     let failed = false;
