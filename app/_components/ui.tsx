@@ -120,6 +120,7 @@ export function Table({ caption, head, children }: { caption: string; head: stri
   );
 }
 
+/** A cell that does not wrap, unless its className says how it wraps (both in one class list: the stylesheet's order would decide). */
 export const Td = ({ children, className }: { children: ReactNode; className?: string }) => (
-  <td className={cx("whitespace-nowrap px-3 py-2 align-top", className)}>{children}</td>
+  <td className={cx(!className?.includes("whitespace-") && "whitespace-nowrap", "px-3 py-2 align-top", className)}>{children}</td>
 );

@@ -16,6 +16,8 @@ const tag = Math.random().toString(36).slice(2, 8);
 const MODEL = `e2e-x402-model-${tag}`;
 const PAYER = `0x${"7".repeat(34)}${tag.padEnd(6, "0")}`;
 const TX = `0x${"cd".repeat(32)}`;
+const FAILED_MODEL = `e2e-x402-failed-${tag}-with-a-rather-long-model-identifier`;
+const FAILED_REASON = "invalid_exact_evm_payload_authorization_valid_before: the authorization expired before the facilitator could use it";
 
 test.afterAll(async () => {
   await db.$disconnect();
@@ -43,6 +45,25 @@ async function seed(): Promise<void> {
       endpoint: "/v1/chat/completions",
       modelId: MODEL,
       txHash: TX,
+      payload: {},
+      requirements: {},
+      settledAt: new Date(),
+    },
+  });
+  // A payment that failed, with the longest things a row can hold: the table must not widen.
+  await db.x402Payment.create({
+    data: {
+      id: newId("x402pay"),
+      network: "eip155:31337",
+      asset: "0x0000000000000000000000000000000000000a5e",
+      scheme: "exact",
+      payer: PAYER,
+      nonce: `e2e-failed-${tag}`,
+      maxAmount: "123456789012345678901234567890",
+      status: "failed",
+      errorReason: FAILED_REASON,
+      endpoint: "/v1/audio/transcriptions",
+      modelId: FAILED_MODEL,
       payload: {},
       requirements: {},
       settledAt: new Date(),
@@ -91,6 +112,10 @@ test("an operator sees x402 is off and the revenue recorded so far, per day, per
     await expect(payment).toContainText("877");
     await expect(payment.getByTitle(PAYER)).toHaveText(`${PAYER.slice(0, 6)}…${PAYER.slice(-4)}`);
     await expect(payment.getByTitle(TX)).toHaveText(`${TX.slice(0, 6)}…${TX.slice(-4)}`);
+
+    const failed = page.getByTestId("x402-payment-row").filter({ hasText: FAILED_MODEL });
+    await expect(failed).toContainText("failed");
+    await expect(failed.getByTitle(FAILED_REASON)).toBeVisible();
 
     // At 1280 px no table of the page scrolls sideways.
     const overflows = await page.evaluate(() => [...document.querySelectorAll("table")].map((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth));

@@ -84,19 +84,20 @@ function Payments({ payments }: { payments: PaymentRow[] }) {
     <Table caption="Latest x402 payments" head={["Time", "Payer", "Scheme", "Model and endpoint", "Status", "Settled of max", "Transaction"]}>
       {payments.map((p) => (
         <tr key={p.id} data-testid="x402-payment-row" data-payment-id={p.id}>
-          <Td>{formatDateTime(p.createdAt)}</Td>
+          <Td className="whitespace-normal">{formatDateTime(p.createdAt)}</Td>
           <Td>
             <Short value={p.payer} />
           </Td>
           <Td>{p.scheme}</Td>
-          <Td className="max-w-56 whitespace-normal break-words">
+          {/* Model ids and reasons of any length wrap or are cut, rather than widen the table. */}
+          <Td className="whitespace-normal wrap-anywhere">
             <div>{p.model}</div>
             <div className="text-xs text-slate-500">{p.endpoint}</div>
           </Td>
           <Td>
             <Badge tone={STATUS_TONE[p.status] ?? "slate"}>{p.status}</Badge>
             {p.errorReason ? (
-              <div className="mt-1 max-w-48 truncate text-xs text-red-700" title={p.errorReason}>
+              <div className="mt-1 max-w-36 truncate text-xs text-red-700" title={p.errorReason}>
                 {p.errorReason}
               </div>
             ) : null}
