@@ -196,9 +196,14 @@ describe("refused tokens", () => {
     const theirs = await raw(`/v1/sessions/${body.id}`, { method: "DELETE", key: other.secret });
     expect(theirs.status).toBe(404);
     await client(body.token).models.list();
+    const since = performance.now();
     await deletePlan(plan.workspace_id, plan.id);
-    const err = await errorOf(client(body.token).models.list());
-    expect(err).toMatchObject({ status: 401, code: "token_revoked" });
+    const committedMs = performance.now() - since;
+    // Deleted from outside the gateway's processes (as from a dashboard served by another
+    // instance): they learn of it by NOTIFY, within the documented second.
+    const seen = await watchPropagation(since, () => errorOf(client(body.token).models.list()), (err) => err !== null);
+    expect(seen.seen).toMatchObject({ status: 401, code: "token_revoked" });
+    expect(seen.lastStaleMs - committedMs).toBeLessThan(1000);
   });
 });
 
