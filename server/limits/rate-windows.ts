@@ -12,8 +12,8 @@
 // in the same window: to its instance's slice, and beyond one slice's worth to the shared row (in
 // the background, at once when a slice's worth is pending, else within RETURN_MS), so unused
 // tokens are not stranded on one instance; until they are there, they are still this instance's
-// to admit (a call that needs them waits for a return on its way). An instance that found the window used up asks again
-// only after EXHAUSTED_MS (others may have given tokens back meanwhile).
+// to admit (a call that needs them waits for a return on its way). An instance that found the
+// window used up asks again only after EXHAUSTED_MS (others may have given tokens back meanwhile).
 import { writeQueryable } from "../infra/db/write-pool";
 import { logFor } from "../infra/telemetry/log";
 
