@@ -8,14 +8,19 @@ import { RateWindows } from "../../server/limits/rate-windows";
 const NOW = Date.now();
 const START = NOW - (NOW % 60_000);
 
+/** A window of 320 tokens (a slice of 20) that this instance took whole: the database has none left. */
+async function usedUp(): Promise<{ windows: RateWindows; scope: string }> {
+  const windows = new RateWindows();
+  const scope = `tpm:${randomUUID()}`;
+  expect((await windows.take(scope, 320, 300, NOW)).ok).toBe(true);
+  expect((await windows.take(scope, 320, 20, NOW)).ok).toBe(true);
+  return { windows, scope };
+}
+
 describe("rate windows", () => {
   it("tokens given back and still waiting to go to the shared row are admitted again", async () => {
-    const windows = new RateWindows();
-    const scope = `tpm:${randomUUID()}`;
-    // Limit 320: a slice is 20 tokens.
-    expect((await windows.take(scope, 320, 300, NOW)).ok).toBe(true);
-    expect((await windows.take(scope, 320, 20, NOW)).ok).toBe(true);
-    // The window is used up in the database. 30 back: 20 stay in the slice, 10 wait for the timer to go to the shared row.
+    const { windows, scope } = await usedUp();
+    // 30 back: 20 stay in the slice, 10 wait for the timer to go to the shared row.
     windows.giveBack(scope, START, 30);
     const b = await windows.take(scope, 320, 30, NOW);
     expect(b).toMatchObject({ ok: true, remaining: 0 });
@@ -23,10 +28,7 @@ describe("rate windows", () => {
   });
 
   it("tokens on their way to the shared row are admitted again once they are there", async () => {
-    const windows = new RateWindows();
-    const scope = `tpm:${randomUUID()}`;
-    expect((await windows.take(scope, 320, 300, NOW)).ok).toBe(true);
-    expect((await windows.take(scope, 320, 20, NOW)).ok).toBe(true);
+    const { windows, scope } = await usedUp();
     // 200 back: 20 stay, 180 go to the shared row at once (more than a slice's worth).
     windows.giveBack(scope, START, 200);
     expect(windows.peek(scope, 320, NOW).remaining).toBe(200);
