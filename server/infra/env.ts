@@ -114,11 +114,31 @@ export const EnvSchema = z.object({
   USAGE_SPOOL_DIR: z.string().default(""),
   /** With the spool on, how long usage is gathered before it is committed in one batch, in ms. */
   USAGE_COMMIT_DELAY_MS: int(20),
-  /** Time allowed to receive a request's headers, and its whole body (ms); node:http's own limits. */
-  HEADERS_TIMEOUT_MS: int(60_000),
+  /**
+   * Time allowed to receive a request's headers, and its whole body (ms); node:http's own limits.
+   * Real clients send their headers in one write: 10 s cuts a client that trickles them (slowloris).
+   */
+  HEADERS_TIMEOUT_MS: int(10_000),
   REQUEST_TIMEOUT_MS: int(300_000),
   /** Open client connections one gateway process accepts at most (0: no cap). */
   MAX_CONNECTIONS: int(10_000),
+  /**
+   * Open connections one client address may hold on an instance (0: no cap); behind a trusted
+   * proxy (TRUST_PROXY), the requests in flight per forwarded address.
+   */
+  MAX_CONNECTIONS_PER_IP: int(256),
+  /**
+   * Outbound fetches to addresses a tenant or caller chooses (a trusted issuer's JWKS, webhooks)
+   * go through the outbound guard (infra/net/outbound-guard.ts): https only, and never to
+   * loopback, private, link-local, unspecified or multicast addresses, except the hosts and CIDRs
+   * listed here (comma separated, e.g. `idp.internal,10.0.0.0/8`), which plain http may reach too.
+   */
+  OUTBOUND_ALLOW: z.string().default(""),
+  /** "true": plain http is allowed to any public address too (not only to OUTBOUND_ALLOW). */
+  OUTBOUND_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
+  /** An outbound fetch's whole time (ms) and the largest answer it reads (bytes). */
+  OUTBOUND_TIMEOUT_MS: int(10_000),
+  OUTBOUND_MAX_BYTES: int(1024 * 1024),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),
