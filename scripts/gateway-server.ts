@@ -72,7 +72,14 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
   // Timeouts are only looked for every connectionsCheckingInterval (30 s by default): often
   // enough that a request is cut at most a quarter of its timeout late.
   const shortest = Math.min(...[headersTimeout, requestTimeout].filter((t) => t > 0), 120_000);
-  return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(shortest / 4))) };
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(shortest / 4))),
+    // node:http keeps the first of two Authorization headers and drops the second; joined, the
+    // dispatcher sees both and refuses the ambiguity (transport/authenticate.ts credentialOf).
+    joinDuplicateHeaders: true,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
