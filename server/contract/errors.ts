@@ -7,7 +7,7 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 416 | 
 
 /** One component response per error status (the body is always the error object, part 2.1). */
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
-  400: { name: "BadRequest", description: "Invalid request: a field fails validation (`param` names it), or the body is not valid JSON or a readable form." },
+  400: { name: "BadRequest", description: "Invalid request: a field fails validation (`param` names it), the body is not valid JSON or a readable form, or the request carries two credentials (`ambiguous_credentials`: two `Authorization` headers, or an `Authorization` and an `x-api-key` that differ)." },
   401: { name: "Unauthorized", description: "Missing, malformed, unknown, revoked or expired API key (`invalid_api_key`); a session token that expired (`token_expired`), is not valid (`invalid_token`: signature, audience, unknown `kid`) or was revoked (`token_revoked`)." },
   402: {
     name: "PaymentRequired",

@@ -54,7 +54,11 @@ function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $
   const statuses = new Map<ErrorStatus, string | undefined>();
   if (hasInput) statuses.set(400, undefined);
   if (op.tier !== "none") {
+    // Two credentials in one request (ambiguous_credentials), and a key not allowed the operation
+    // (insufficient_permissions), whatever the operation.
+    statuses.set(400, undefined);
     statuses.set(401, undefined);
+    statuses.set(403, undefined);
     // A priced call passes admission: the plan's models (403), rate limits (429), caps and balance (402).
     if (op.tier === "billed" && op.pricing.kind !== "free") for (const s of [402, 403, 429] as const) statuses.set(s, undefined);
   }
