@@ -1,4 +1,4 @@
-import { errors } from "../kernel/errors";
+import { errors, GatewayError } from "../kernel/errors";
 import { verifyKey } from "../identity/keys/verify-key";
 import type { Principal } from "../identity/principal";
 import { looksLikeJwt } from "../identity/sessions/session-schemas";
@@ -14,6 +14,31 @@ const MESSAGES = {
   expired: "This API key has expired.",
 } as const;
 
+/** The API key a client paying with x402 may pass to an SDK that requires one. */
+const X402_PLACEHOLDER = /^Bearer\s+x402\s*$/i;
+
+const ambiguous = (message: string) => new GatewayError({ status: 400, code: "ambiguous_credentials", param: null, message });
+
+/**
+ * The one credential a request carries, as an Authorization value (`Bearer <secret>`), or null
+ * when it carries none (or only the x402 placeholder). Anthropic-format clients send their key in
+ * `x-api-key`, which counts the same. A request naming two credentials is refused (400) rather
+ * than served under whichever a proxy or parser happens to keep: two Authorization headers (the
+ * data plane's server joins repeated headers with ", ", which no single credential contains), or
+ * an Authorization and an x-api-key that name different secrets.
+ */
+export function credentialOf(authorization: string | undefined, apiKey: string | undefined): string | null {
+  if (authorization?.includes(",")) throw ambiguous("The request carries more than one Authorization header. Send exactly one credential.");
+  if (apiKey?.includes(",")) throw ambiguous("The request carries more than one x-api-key header. Send exactly one credential.");
+  const bearer = authorization?.trim() ? authorization : undefined;
+  const key = apiKey?.trim() || undefined;
+  if (!key) return bearer && !X402_PLACEHOLDER.test(bearer) ? bearer : null;
+  if (bearer && !X402_PLACEHOLDER.test(bearer) && bearer.match(/^Bearer\s+(\S+)\s*$/i)?.[1] !== key) {
+    throw ambiguous("The Authorization and x-api-key headers name different credentials. Send exactly one.");
+  }
+  return `Bearer ${key}`;
+}
+
 /**
  * Resolves an Authorization header to a principal: a workspace API key, or a session token (a
  * JWT). Throws 401 (invalid_api_key, or token_expired / invalid_token / token_revoked). A key at
@@ -27,5 +52,5 @@ export async function authenticateBearer(header: string | null, spends: boolean)
   const result = await verifyKey(match[1]);
   if (!result.valid) throw errors.invalidApiKey(MESSAGES[result.reason]);
   if (spends && result.spendLimitReached) throw errors.keySpendLimitReached();
-  return { kind: "api_key", workspaceId: result.workspaceId, keyId: result.keyId, planId: result.planId };
+  return { kind: "api_key", workspaceId: result.workspaceId, keyId: result.keyId, planId: result.planId, grant: result.grant };
 }

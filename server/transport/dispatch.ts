@@ -5,6 +5,7 @@
 import type { AnyOperation } from "../contract/operation";
 import { allowedMethods, matchRoute } from "../contract/routes";
 import { accessOf, type Access } from "../identity/access";
+import { assertPermitted } from "../identity/keys/permissions";
 import type { Principal } from "../identity/principal";
 import { reportRateLimits } from "../limits/rate-gate";
 import { env } from "../infra/env";
@@ -12,7 +13,7 @@ import { BinaryBody } from "../kernel/binary-body";
 import { errors, GatewayError } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
 import { createCaller } from "../trpc/root";
-import { authenticateBearer } from "./authenticate";
+import { authenticateBearer, credentialOf } from "./authenticate";
 import { jsonReply, SSE_HEADERS, type IncomingCall, type Reply } from "./call";
 import { operationInput } from "./call-input";
 import { finishHeaders, isPreflight, preflightReply } from "./answer-headers";
@@ -54,9 +55,6 @@ export function toReply(result: unknown, requestId: string, trailers?: string[])
 
 /** HEAD is served wherever GET is. */
 const withHead = (allowed: string[]): string[] => (allowed.includes("GET") ? [...allowed, "HEAD"] : allowed);
-
-/** The API key a client paying with x402 may pass to an SDK that requires one. */
-const X402_PLACEHOLDER = /^Bearer\s+x402\s*$/i;
 
 /** Every method a /v1 path may have, for a preflight to a path that is not one of ours. */
 const ANY_METHOD = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
@@ -105,15 +103,17 @@ async function answer(
     const open = (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
     const spends = match.kind === "served" && match.op.tier === "billed" && match.op.pricing.kind !== "free";
     if (!open) {
-      const authorization = call.header("authorization") ?? null;
+      const credential = credentialOf(call.header("authorization"), call.header("x-api-key"));
       // No credential (or the placeholder key `x402`, for SDKs that insist on one), and x402 is
       // on: an operation x402 callers may call is paid for (or read) with x402.
       principal = await observation.phase("authenticate", () =>
-        (!authorization || X402_PLACEHOLDER.test(authorization)) && match.kind === "served" && match.op.x402 && x402Enabled()
+        !credential && match.kind === "served" && match.op.x402 && x402Enabled()
           ? x402Principal(match.op, call.header("payment-signature"), call.selfOrigin() + call.path)
-          : authenticateBearer(authorization, spends),
+          : authenticateBearer(credential ?? call.header("authorization") ?? null, spends),
       );
       observation.caller(principal);
+      // A restricted key (or a token it minted) is refused an operation group it was not given, before its body is read.
+      if (match.kind === "served" || match.kind === "unserved") assertPermitted(principal, match.op.permission, match.op.method, match.op.path);
       if (principal.kind !== "user") {
         seen.access = accessOf(principal);
         seen.access.catch(() => undefined); // awaited later, by admission or for the headers

@@ -16,6 +16,8 @@ import { db } from "../../server/infra/db/client";
 import { freePort } from "../../server/infra/net/free-port";
 import { money } from "../../server/kernel/money";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
+import { newWorkspace } from "../helpers";
+import { createJob, waitForJob } from "../helpers-video";
 import { sseFrames } from "../sse-frames";
 import { accountOf, payingFetch, startPaidChain, tokenBalance, usageOfPayer, usd, x402ClientFor, type PaidChain } from "../x402-fixtures";
 
@@ -385,4 +387,34 @@ describe("bad payments: 402 with the x402 reason, nothing served, nothing charge
       await down.stop();
     }
   }, 60_000);
+});
+
+describe("reads with no credential reveal nothing of a workspace", () => {
+  it("a workspace's video job, its content, its stored response and its job list answer an anonymous caller 404 or 401, never the data", async () => {
+    const ws = await newWorkspace("5");
+    const owner = new OpenAI({ apiKey: ws.secret, baseURL: `${a.url}/v1`, maxRetries: 0 });
+    const created = await createJob(owner, { model: "local-video", prompt: "a workspace's own fox", seconds: 1, size: "320x180" });
+    const { job } = await waitForJob(owner, created.id, 90_000);
+    expect(job.status).toBe("completed");
+    // The owner reads it; a payer with no account (no credential, the placeholder key, or a
+    // payment header) gets the 404 another workspace would get, for the job and its content.
+    expect((await fetch(`${a.url}/v1/videos/${job.id}`, { headers: { authorization: `Bearer ${ws.secret}` } })).status).toBe(200);
+    const anonymous = [{}, { authorization: "Bearer x402" }, { "payment-signature": "e30=" }];
+    for (const headers of anonymous) {
+      for (const path of [`/v1/videos/${job.id}`, `/v1/videos/${job.id}/content`]) {
+        const res = await fetch(`${a.url}${path}`, { headers });
+        expect(res.status, `${path} with ${JSON.stringify(headers)}`).toBe(404);
+        const body = (await res.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("video_not_found");
+        expect(JSON.stringify(body)).not.toContain("fox");
+      }
+    }
+    // Reads x402 does not open (a stored response, the list of jobs) need the workspace's credential.
+    const response = await owner.responses.create({ model: CHAT, input: "a stored answer", store: true, max_output_tokens: 16 });
+    for (const path of [`/v1/responses/${response.id}`, `/v1/responses/${response.id}/input_items`, "/v1/videos"]) {
+      const res = await fetch(`${a.url}${path}`);
+      expect(res.status, path).toBe(401);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
+    }
+  }, 120_000);
 });

@@ -58,12 +58,13 @@ describe("the OpenAPI document", () => {
   it("lists the statuses each kind of operation answers", () => {
     const statuses = (method: string, path: string) => Object.keys(opOf(method, path).responses).map(Number);
     expect(statuses("POST", "/v1/chat/completions")).toEqual([200, 400, 401, 402, 403, 404, 413, 422, 429, 500, 502, 503, 504]);
-    expect(statuses("GET", "/v1/videos/{id}/content")).toEqual([200, 206, 400, 401, 404, 409, 416, 500]);
-    expect(statuses("DELETE", "/v1/videos/{id}")).toEqual([200, 400, 401, 404, 409, 500]);
+    expect(statuses("GET", "/v1/videos/{id}/content")).toEqual([200, 206, 400, 401, 403, 404, 409, 416, 500]);
+    expect(statuses("DELETE", "/v1/videos/{id}")).toEqual([200, 400, 401, 403, 404, 409, 500]);
     expect(statuses("POST", "/v1/videos")).toEqual([200, 400, 401, 402, 403, 404, 413, 429, 500]);
     expect(statuses("DELETE", "/v1/models/{id}")).toEqual([200, 400, 401, 403, 404, 500]);
     expect(statuses("GET", "/v1/images/files/{name}")).toEqual([200, 400, 403, 404, 500]);
-    expect(statuses("GET", "/v1/models")).toEqual([200, 401, 500]);
+    // Any call with a credential: two credentials (400), a key without the permission (403).
+    expect(statuses("GET", "/v1/models")).toEqual([200, 400, 401, 403, 500]);
     expect(statuses("GET", "/health")).toEqual([200, 500]);
     expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
   });
