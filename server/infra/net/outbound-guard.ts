@@ -1,0 +1,163 @@
+// The one way the gateway fetches a URL that a tenant or a caller chose (a trusted issuer's JWKS
+// today). The URL must pass outbound-policy.ts; the host name is resolved once, inside the
+// connection's own lookup, every address it resolves to is checked, and the socket connects to
+// those checked addresses, so a name cannot pass the check and then rebind to 127.0.0.1 before
+// the connect. Redirects are never followed: a 3xx answer is refused (its target was never
+// checked). The whole exchange has a time limit and the answer a size limit; the body is read
+// here and handed back as a plain Response.
+import { lookup as dnsLookup } from "node:dns/promises";
+import type { LookupFunction } from "node:net";
+import { Agent, fetch as undiciFetch } from "undici";
+import { GatewayError } from "../../kernel/errors";
+import { logFor } from "../telemetry/log";
+import { addressRefusal, describeKind, normalHost } from "./address-policy";
+import { envPolicy, urlRefusal, type OutboundPolicy } from "./outbound-policy";
+
+/** Resolves a host name to all its addresses (node's dns.lookup with all: true, unless a test injects its own). */
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+export type OutboundInit = { method?: string; headers?: HeadersInit; body?: string | Uint8Array; signal?: AbortSignal };
+
+/** An outbound fetch that did not happen or was cut; `reason` says why, without resolved addresses. */
+export class OutboundError extends GatewayError {
+  constructor(
+    status: number,
+    code: "outbound_refused" | "outbound_timeout" | "outbound_too_large" | "outbound_unreachable",
+    readonly reason: string,
+    url: URL,
+    cause?: unknown,
+  ) {
+    super({ status, code, message: `The request to ${url.origin} was not completed: ${reason}.`, cause });
+  }
+}
+
+/** Raised inside the connection's lookup; the fetch turns it into an OutboundError. */
+class AddressRefused extends Error {}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+const resolveWithDns: Resolve = (host) => dnsLookup(host, { all: true });
+
+function guardedLookup(policy: OutboundPolicy, resolve: Resolve): LookupFunction {
+  return (hostname, options, callback) => {
+    const host = normalHost(hostname);
+    resolve(host)
+      .then((found) => {
+        const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
+        if (!wanted.length) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+        if (!policy.allow.hosts.has(host)) {
+          // One refused address refuses the name: which address a connection ends up on is not ours to pick.
+          for (const { address } of wanted) {
+            const kind = addressRefusal(address, policy.allow);
+            if (kind) {
+              logFor("outbound").warn({ host, address, kind }, "outbound request refused: the host resolves to a non-public address");
+              throw new AddressRefused(`its host resolves to ${describeKind(kind)}`);
+            }
+          }
+        }
+        if (options.all) callback(null, wanted);
+        else callback(null, wanted[0]!.address, wanted[0]!.family);
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, ""));
+  };
+}
+
+function causeChain(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = err; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+export type OutboundGuard = {
+  fetch: (input: string | URL, init?: OutboundInit) => Promise<Response>;
+  close: () => Promise<void>;
+};
+
+export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve: Resolve = resolveWithDns): OutboundGuard {
+  const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
+
+  function failure(url: URL, err: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
+    if (err instanceof OutboundError) return err;
+    if (callerSignal?.aborted) return callerSignal.reason;
+    if (timeout.aborted) return new OutboundError(504, "outbound_timeout", `it did not complete within ${policy.timeoutMs} ms`, url, err);
+    const chain = causeChain(err);
+    const refused = chain.find((e) => e instanceof AddressRefused);
+    if (refused) return new OutboundError(502, "outbound_refused", refused.message, url);
+    const code = chain.map((e) => (e as { code?: unknown }).code).find((c) => typeof c === "string");
+    return new OutboundError(502, "outbound_unreachable", `it could not be reached${code ? ` (${code})` : ""}`, url, err);
+  }
+
+  async function readCapped(url: URL, body: ReadableStream<Uint8Array> | null): Promise<Uint8Array<ArrayBuffer>> {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    if (!body) return new Uint8Array(0);
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > policy.maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url);
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return bytes;
+  }
+
+  async function guardedFetch(input: string | URL, init: OutboundInit = {}): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new GatewayError({ status: 400, code: "url_not_allowed", message: "The outbound URL is not a valid URL." });
+    }
+    const refusal = urlRefusal(url, policy);
+    if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url);
+    const timeout = AbortSignal.timeout(policy.timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    try {
+      const res = await undiciFetch(url, {
+        method: init.method ?? "GET",
+        headers: [...new Headers(init.headers)],
+        body: init.body,
+        signal,
+        redirect: "manual",
+        dispatcher: agent,
+      });
+      if (REDIRECTS.has(res.status)) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${res.status}), which is not followed`, url);
+      }
+      const declared = Number(res.headers.get("content-length") ?? 0);
+      if (declared > policy.maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url);
+      }
+      const bytes = await readCapped(url, res.body as ReadableStream<Uint8Array> | null);
+      return new Response(NULL_BODY.has(res.status) ? null : bytes, { status: res.status, statusText: res.statusText, headers: [...res.headers] });
+    } catch (err) {
+      throw failure(url, err, timeout, init.signal);
+    }
+  }
+
+  return { fetch: guardedFetch, close: () => agent.close() };
+}
+
+let shared: OutboundGuard | undefined;
+
+/**
+ * Fetches a tenant- or caller-chosen URL under the operator's policy (OUTBOUND_*). Throws an
+ * OutboundError (502 outbound_refused / outbound_unreachable / outbound_too_large, 504
+ * outbound_timeout) rather than reaching an address it may not; a 3xx answer is refused.
+ */
+export function guardedFetch(input: string | URL, init?: OutboundInit): Promise<Response> {
+  return (shared ??= createOutboundGuard()).fetch(input, init);
+}
