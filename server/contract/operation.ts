@@ -3,6 +3,7 @@
 // it is priced, and the service that does the work. The tRPC procedure, the dispatcher behind
 // both HTTP hosts and the OpenAPI document are all derived from these declarations.
 import type { z } from "zod";
+import type { KeyPermission } from "../identity/keys/permissions";
 import type { CallContext, Principal } from "../identity/principal";
 import type { ErrorStatus } from "./errors";
 
@@ -56,6 +57,11 @@ export type Operation<
   tags: readonly string[];
   kind: K;
   tier: T;
+  /**
+   * The group a restricted API key must have been given to call it (identity/keys/permissions.ts),
+   * checked by the dispatcher once the credential is known; null for operations with no credential.
+   */
+  permission: T extends "none" ? null : KeyPermission;
   body: BodySource;
   /** Query parameters become input fields (strings; the schema coerces). */
   query?: boolean;
@@ -93,4 +99,12 @@ export function operation<I extends z.ZodType, R, T extends Tier, K extends "que
 }
 
 /** A path declared by the API reference but not served: answers 501 not_implemented. */
-export type UnservedOperation = { method: HttpMethod; path: string; summary: string; tags: readonly string[]; body: "json" | "multipart" | "none" };
+export type UnservedOperation = {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  body: "json" | "multipart" | "none";
+  /** As for a served operation: a key without it is refused (403) before learning the path is not served. */
+  permission: KeyPermission;
+};

@@ -1,5 +1,6 @@
-// What a caller may do beyond its credential: the models its plan allows, the rate limits that
-// apply to it (and what they are counted by), and the spend caps its calls are checked against.
+// What a caller may do beyond its credential: the models its plan (and a restricted key's own
+// list) allows, the rate limits that apply to it (and what they are counted by), and the spend
+// caps its calls are checked against.
 // From memory (the plan cache); resolved once per admitted call.
 import { errors } from "../kernel/errors";
 import type { Budget } from "../ledger/budgets";
@@ -11,6 +12,8 @@ export type Access = {
   planId: string | null;
   subject: string | null;
   plan: PlanRule | null;
+  /** The models a restricted API key was given, beside its plan's; null: no restriction of its own. */
+  keyModels: ReadonlySet<string> | null;
   limits: Limits;
   /** What rate limits are counted by: a key, or a subject under a plan; null: no limits (dashboard users). */
   limitScope: string | null;
@@ -28,28 +31,31 @@ function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): Budget[]
 
 export async function accessOf(p: Principal, now = new Date()): Promise<Access> {
   // Dashboard users and x402 payers have no plan, rate limits or caps: a payer pays each call.
-  if (p.kind === "user" || p.kind === "x402") return { planId: null, subject: null, plan: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
+  if (p.kind === "user" || p.kind === "x402") return { planId: null, subject: null, plan: null, keyModels: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
   const rules = p.planId ? await rulesWithPlan(p.workspaceId, p.planId) : await workspaceRules(p.workspaceId);
   const plan = p.planId ? (rules.plans.get(p.planId) ?? null) : null;
   const limits = effectiveLimits(rules, plan);
   if (p.kind === "api_key") {
-    return { planId: plan?.id ?? null, subject: null, plan, limits, limitScope: `key:${p.keyId}`, budgets: capsOf(`key:${p.keyId}`, plan, now) };
+    return { planId: plan?.id ?? null, subject: null, plan, keyModels: p.grant?.models ?? null, limits, limitScope: `key:${p.keyId}`, budgets: capsOf(`key:${p.keyId}`, plan, now) };
   }
   const budgets = capsOf(`subject:${p.subject}`, plan, now);
   if (p.sessionId && p.spendCap !== null) {
     budgets.push({ counter: counterName(`session:${p.sessionId}`, TOTAL_PERIOD), cap: p.spendCap, label: "session", period: TOTAL_PERIOD });
   }
-  return { planId: p.planId, subject: p.subject, plan, limits, limitScope: `plan:${p.planId}:subject:${p.subject}`, budgets };
+  return { planId: p.planId, subject: p.subject, plan, keyModels: null, limits, limitScope: `plan:${p.planId}:subject:${p.subject}`, budgets };
 }
 
-/** 403 model_not_allowed when the caller's plan does not include the model. */
+/** 403 model_not_allowed when the caller's plan, or its key's own list, does not include the model. */
 export function assertModelAllowed(access: Access, model: string): void {
-  if (!access.plan?.models || access.plan.models.has(model)) return;
-  throw errors.modelNotAllowed(model, access.plan.name);
+  if (access.plan?.models && !access.plan.models.has(model)) throw errors.modelNotAllowed(model, access.plan.name);
+  if (access.keyModels && !access.keyModels.has(model)) throw errors.keyModelNotAllowed(model);
 }
 
-/** The models a caller's plan allows; null: every model. */
+/** The models a caller may call: its plan's, within its key's own list; null: every model. */
 export async function allowedModels(p: Principal | null): Promise<ReadonlySet<string> | null> {
-  if (!p || p.kind === "user" || p.kind === "x402" || !p.planId) return null;
-  return (await workspaceRules(p.workspaceId)).plans.get(p.planId)?.models ?? null;
+  if (!p || p.kind === "user" || p.kind === "x402") return null;
+  const planModels = p.planId ? ((await workspaceRules(p.workspaceId)).plans.get(p.planId)?.models ?? null) : null;
+  const keyModels = p.kind === "api_key" ? (p.grant?.models ?? null) : null;
+  if (!planModels || !keyModels) return planModels ?? keyModels;
+  return new Set([...keyModels].filter((m) => planModels.has(m)));
 }

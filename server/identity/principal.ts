@@ -2,6 +2,7 @@ import type { PaymentPayload } from "@x402/core/types";
 import type { Role } from "../generated/prisma/enums";
 import type { CallObserver } from "../kernel/call-observer";
 import type { Access } from "./access";
+import type { KeyGrant } from "./keys/permissions";
 
 /**
  * Who is calling. Every credential kind resolves to this, so services see one kind of caller:
@@ -11,13 +12,22 @@ import type { Access } from "./access";
  * but for keys: the usage of the others is billed to the workspace without a key.
  */
 export type Principal =
-  | { kind: "api_key"; workspaceId: string; keyId: string; planId: string | null }
+  | {
+      kind: "api_key";
+      workspaceId: string;
+      keyId: string;
+      planId: string | null;
+      /** The key's operation groups and models (keys/permissions.ts); absent or null: unrestricted. */
+      grant?: KeyGrant | null;
+    }
   | {
       kind: "session";
       workspaceId: string;
       keyId: null;
       planId: string;
       subject: string;
+      /** The operation groups of the key that minted the token, carried in the token; absent: all. */
+      grant?: KeyGrant | null;
       /** The gateway's session (the token's jti); null for a token of a trusted identity provider. */
       sessionId: string | null;
       /** USD the session may spend over its life. */

@@ -78,6 +78,14 @@ export const errors = {
     new GatewayError({ status: 402, code: "key_spend_limit_reached", type: "insufficient_quota", message }),
   modelNotAllowed: (model: string, plan: string) =>
     new GatewayError({ status: 403, code: "model_not_allowed", param: "model", message: `The model \`${model}\` is not included in plan ${plan}.` }),
+  /** The API key may call this model neither by itself nor through its plan (its own model list). */
+  keyModelNotAllowed: (model: string) =>
+    new GatewayError({ status: 403, code: "model_not_allowed", param: "model", message: `This API key may not call the model \`${model}\`.` }),
+  /** A restricted API key (or a session token it minted) calls an operation of a group it was not given (server/identity/keys/permissions.ts). */
+  insufficientPermissions: (permission: string, operation: string, credential = "API key") =>
+    new GatewayError({ status: 403, code: "insufficient_permissions", message: `This ${credential} lacks the \`${permission}\` permission needed for ${operation}.` }),
+  /** A key asks to mint a session token under a plan that would allow more than the key itself (docs/SESSIONS.md). */
+  planNotAllowed: (message: string) => new GatewayError({ status: 403, code: "plan_not_allowed", param: "plan", message }),
   /** A spend cap of a key, an end user (subject) or a session is reached: distinct from an empty balance. */
   budgetExceeded: (message: string) => new GatewayError({ status: 402, code: "budget_exceeded", type: "insufficient_quota", message }),
   /**

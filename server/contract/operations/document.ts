@@ -12,6 +12,7 @@ export const openApiDocumentOp = operation({
   tags: ["Meta"],
   kind: "query",
   tier: "none",
+  permission: null,
   body: { kind: "none" },
   input: z.object({}).optional(),
   output: ZOpenApiDocument,

@@ -5,16 +5,19 @@ import { ZMintedSession, ZMintSessionInput } from "../../identity/sessions/sessi
 import { revokeSession, revokeSubject } from "../../identity/sessions/manage-sessions";
 import { ZSessionView } from "../../identity/sessions/session-view";
 import type { Principal } from "../../identity/principal";
+import type { Minter } from "../../identity/sessions/mint-rules";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 
 /** Sessions are managed with a workspace API key: a session token cannot mint or revoke others. */
-function keyOnly(p: Principal, what: string): { workspaceId: string; keyId: string | null } {
+function keyOnly(p: Principal, what: string): Minter {
   if (p.kind === "session") throw errors.permissionDenied(`A session token cannot ${what}; use a workspace API key.`);
-  return { workspaceId: p.workspaceId, keyId: p.keyId };
+  return p.kind === "api_key" ? { workspaceId: p.workspaceId, keyId: p.keyId, planId: p.planId, grant: p.grant ?? null } : { workspaceId: p.workspaceId, keyId: null, planId: null, grant: null };
 }
 
 const ONLY_KEYS = "A session token cannot manage sessions (`permission_denied`).";
+const MINT_REFUSED =
+  "A session token cannot mint (`permission_denied`); a key on a plan may mint only for that plan, and a key limited to some models only for a plan limited to those (`plan_not_allowed`).";
 
 export const sessionsCreate = operation({
   id: "sessions.create",
@@ -24,11 +27,12 @@ export const sessionsCreate = operation({
   tags: ["Sessions"],
   kind: "mutation",
   tier: "api_key",
+  permission: "sessions",
   body: { kind: "json" },
   input: ZMintSessionInput,
   output: ZMintedSession,
   produces: { kind: "json" },
-  errors: { 403: ONLY_KEYS },
+  errors: { 403: MINT_REFUSED },
   pricing: { kind: "free" },
   // Signing (and its JWT library) is loaded by the first mint.
   handler: async (ctx, input) => (await import("../../identity/sessions/mint-session")).mintSession(keyOnly(ctx.principal, "mint sessions"), input),
@@ -42,6 +46,7 @@ export const sessionsRevoke = operation({
   tags: ["Sessions"],
   kind: "mutation",
   tier: "api_key",
+  permission: "sessions",
   body: { kind: "none" },
   input: z.object({ id: z.string().min(1).max(100) }),
   output: ZSessionView,
@@ -59,6 +64,7 @@ export const sessionsRevokeSubject = operation({
   tags: ["Sessions"],
   kind: "mutation",
   tier: "api_key",
+  permission: "sessions",
   body: { kind: "json" },
   input: z.object({ subject: z.string().min(1).max(256) }),
   output: z.object({ object: z.literal("session.revocation"), subject: z.string(), revoked: z.number().int() }),
@@ -78,6 +84,7 @@ export const jwksDocument = operation({
   tags: ["Sessions"],
   kind: "query",
   tier: "none",
+  permission: null,
   body: { kind: "none" },
   input: z.object({}).optional(),
   output: z.object({ keys: z.array(ZJwk) }),

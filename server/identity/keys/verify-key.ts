@@ -21,6 +21,7 @@ import { money } from "../../kernel/money";
 import { onKeySpent } from "../../ledger/spend-notes";
 import { keyCacheStats } from "./key-cache-stats";
 import { hashKey, isWellFormedKey } from "./key-secret";
+import { grantOf, type KeyGrant } from "./permissions";
 
 type KeyRecord = {
   id: string;
@@ -31,11 +32,13 @@ type KeyRecord = {
   spendLimit: string | null;
   spent: string;
   planId: string | null;
+  /** Made once per load, so that checking a call's operation group and model costs a set lookup. */
+  grant: KeyGrant | null;
 };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
-  | { valid: true; keyId: string; workspaceId: string; planId: string | null; spendLimitReached: boolean }
+  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -59,7 +62,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
     keyCacheStats.databaseLoads += 1;
     const row = await db.apiKey.findUnique({
       where: { hash },
-      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true },
+      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true },
     });
     return (
       row && {
@@ -70,6 +73,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
         spendLimit: row.spendLimit?.toString() ?? null,
         spent: laterSpent(row.spent.toString(), cache.peek(hash)?.spent),
         planId: row.planId,
+        grant: grantOf(row.permissions, row.models),
       }
     );
   },
@@ -97,7 +101,8 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   if (record.expiresAt !== null && record.expiresAt <= now) return { valid: false, reason: "expired" };
   touch(record.id, now);
   const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, spendLimitReached };
+  // An unrestricted key's grant is undefined, so its principal is what it was before restrictions existed.
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

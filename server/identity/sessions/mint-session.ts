@@ -8,14 +8,16 @@ import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { formatMoney } from "../../kernel/money";
 import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
+import { assertMayMintFor, tokenPermissions, type Minter } from "./mint-rules";
 import { CLAIMS, type MintedSession, type MintSessionInput } from "./session-schemas";
 import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
 
-export async function mintSession(minter: { workspaceId: string; keyId: string | null }, input: MintSessionInput): Promise<MintedSession> {
+export async function mintSession(minter: Minter, input: MintSessionInput): Promise<MintedSession> {
   const find = (rules: WorkspaceRules) => rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);
   // A plan created a moment ago may not be in memory yet: looked up once more in the database.
   const plan = find(await workspaceRules(minter.workspaceId)) ?? find(await rulesWithPlan(minter.workspaceId, input.plan));
   if (!plan) throw errors.invalidRequest(`No plan ${input.plan} in this workspace.`, "plan", "plan_not_found");
+  assertMayMintFor(minter, plan);
   const ttl = input.expires_in ?? plan.maxTtlSeconds;
   if (ttl > plan.maxTtlSeconds) {
     throw errors.invalidRequest(`expires_in may be at most ${plan.maxTtlSeconds} seconds under plan ${plan.name}.`, "expires_in", "invalid_value");
@@ -36,7 +38,9 @@ export async function mintSession(minter: { workspaceId: string; keyId: string |
       expiresAt: new Date(expiresAt * 1000),
     },
   });
-  const token = await new SignJWT({ [CLAIMS.workspace]: minter.workspaceId, [CLAIMS.plan]: plan.id })
+  const permissions = tokenPermissions(minter);
+  const claims = { [CLAIMS.workspace]: minter.workspaceId, [CLAIMS.plan]: plan.id, ...(permissions && { [CLAIMS.permissions]: permissions }) };
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: signer.kid, typ: "JWT" })
     .setIssuer(env.SESSION_TOKEN_ISSUER)
     .setAudience(env.SESSION_TOKEN_AUDIENCE)

@@ -2,13 +2,15 @@
 // an OIDC issuer the workspace trusts. A verified token is remembered by its exact text until it
 // expires, so a warm token costs a map lookup, not a signature check; its session's revocation is
 // checked on every call, from a cache that NOTIFY keeps right on every instance.
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
 import { LRUCache } from "lru-cache";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
+import { guardedFetch, OutboundError } from "../../infra/net/outbound-guard";
 import { errors, GatewayError } from "../../kernel/errors";
 import { rulesWithPlan, workspaceRules, type WorkspaceRules } from "../plans/plan-cache";
+import type { KeyPermission } from "../keys/permissions";
 import type { Principal } from "../principal";
 import { CLAIMS } from "./session-schemas";
 import { publishedKeys, SIGNING_ALGORITHM } from "./signing-keys";
@@ -32,11 +34,24 @@ const sessions = new FreshCache<SessionRow>({
   refreshMs: env.KEY_CACHE_REFRESH_MS,
 });
 
+/**
+ * A trusted issuer's JWKS URL is a tenant's choice, so it is fetched only through the outbound
+ * guard; a refused or failed fetch fails the token (401), never falls back to a plain fetch.
+ */
+const jwksFetch: FetchImplementation = (url, options) =>
+  guardedFetch(url, options).catch((err: unknown) => {
+    if (err instanceof OutboundError) throw errors.invalidToken(`The keys of the session token's issuer could not be fetched from its JWKS URL: ${err.reason}.`);
+    throw err;
+  });
+
 /** Remote JWKS of trusted issuers, one per URL (jose caches the keys and refetches on an unknown kid). */
 const remoteSets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 function remoteSet(url: string): ReturnType<typeof createRemoteJWKSet> {
   let set = remoteSets.get(url);
-  if (!set) remoteSets.set(url, (set = createRemoteJWKSet(new URL(url), { timeoutDuration: 5000, cooldownDuration: 30_000 })));
+  if (!set) {
+    set = createRemoteJWKSet(new URL(url), { timeoutDuration: env.OUTBOUND_TIMEOUT_MS, cooldownDuration: 30_000, [customFetch]: jwksFetch });
+    remoteSets.set(url, set);
+  }
   return set;
 }
 
@@ -55,8 +70,11 @@ async function verifyOwn(token: string, key: CryptoKey | Uint8Array): Promise<Ve
   const workspaceId = payload[CLAIMS.workspace];
   const planId = payload[CLAIMS.plan];
   if (typeof workspaceId !== "string" || typeof planId !== "string") throw errors.invalidToken("The session token lacks its workspace or plan claim.");
+  // A token minted by a restricted key carries that key's operation groups (mint-rules.ts); none: all.
+  const groups = payload[CLAIMS.permissions];
+  const grant = Array.isArray(groups) ? { permissions: new Set(groups as KeyPermission[]), models: null } : undefined;
   return {
-    principal: { kind: "session", workspaceId, keyId: null, planId, subject: payload.sub!, sessionId: payload.jti!, spendCap: null },
+    principal: { kind: "session", workspaceId, keyId: null, planId, subject: payload.sub!, sessionId: payload.jti!, spendCap: null, grant },
     expiresAt: payload.exp! * 1000,
   };
 }

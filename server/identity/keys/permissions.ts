@@ -1,0 +1,71 @@
+// What an API key may call: operation groups (each /v1 operation declares the one it belongs to,
+// server/contract/operation.ts) and models. A key made without restrictions, and every key made
+// before restrictions existed, may call everything: in the database an empty list means "all".
+import { z } from "zod";
+import { errors } from "../../kernel/errors";
+
+/**
+ * The operation groups, in the order forms and listings show them. `files`, `batches` and
+ * `fine_tuning` are held by paths not served yet (501): a key may be given them now so that it
+ * keeps working once they are.
+ */
+export const KEY_PERMISSIONS = ["models", "text", "embeddings", "audio", "images", "videos", "sessions", "files", "batches", "fine_tuning"] as const;
+export type KeyPermission = (typeof KEY_PERMISSIONS)[number];
+
+export const PERMISSION_LABELS: Record<KeyPermission, string> = {
+  models: "Models (list and retrieve, network status)",
+  text: "Text (chat completions, responses, conversations, moderations)",
+  embeddings: "Embeddings",
+  audio: "Audio (speech, transcriptions, translations)",
+  images: "Images",
+  videos: "Videos",
+  sessions: "Sessions (mint and revoke session tokens)",
+  files: "Files",
+  batches: "Batches",
+  fine_tuning: "Fine-tuning",
+};
+
+/** A list of groups as stored and shown: no duplicates, in KEY_PERMISSIONS order. */
+const ZPermissionList = z
+  .array(z.enum(KEY_PERMISSIONS, { error: (i) => `unknown permission "${String(i.input)}"; one of ${KEY_PERMISSIONS.join(", ")}` }))
+  .min(1, "name at least one permission, or leave it out for all")
+  .transform((list) => KEY_PERMISSIONS.filter((p) => list.includes(p)));
+
+/** A list of model ids: no duplicates; empty means every model, so a restriction names at least one. */
+const ZModelList = z
+  .array(z.string().trim().min(1).max(200))
+  .min(1, "name at least one model, or leave it out for every model")
+  .max(500)
+  .transform((list) => [...new Set(list)]);
+
+/** What a key is created with; each absent field means no restriction. Shared by the CLI, the dashboard's form and its procedure. */
+export const ZKeyRestrictions = z.object({
+  permissions: ZPermissionList.optional(),
+  models: ZModelList.optional(),
+});
+
+/** The restrictions a verified key carries (with its cached record, so checking costs no round trip); null: none. */
+export type KeyGrant = {
+  /** null: every operation group. */
+  permissions: ReadonlySet<KeyPermission> | null;
+  /** null: every model (its plan's). */
+  models: ReadonlySet<string> | null;
+};
+
+/** The grant of a key row's stored lists (null or empty: unrestricted), or null when it has none. */
+export function grantOf(permissions: readonly string[] | null, models: readonly string[] | null): KeyGrant | null {
+  const groups = permissions?.length ? new Set(permissions as KeyPermission[]) : null;
+  const ids = models?.length ? new Set(models) : null;
+  return groups || ids ? { permissions: groups, models: ids } : null;
+}
+
+export const grants = (grant: KeyGrant | null | undefined, permission: KeyPermission): boolean => !grant?.permissions || grant.permissions.has(permission);
+
+/**
+ * 403 insufficient_permissions when the caller's grant lacks the operation's group. Checked once
+ * per call by the dispatcher, right after the credential, before the body is read.
+ */
+export function assertPermitted(principal: { kind: string; grant?: KeyGrant | null }, permission: KeyPermission | null, method: string, path: string): void {
+  if (permission === null || grants(principal.grant, permission)) return;
+  throw errors.insufficientPermissions(permission, `${method} ${path}`, principal.kind === "session" ? "session token" : "API key");
+}

@@ -1,0 +1,43 @@
+// Which plans a credential may mint session tokens for, and what the token may call: a token
+// never allows more than the key that minted it (docs/SESSIONS.md, "What a key may mint"). Checked
+// before anything is written, from the verified key and the plan cache.
+import { errors } from "../../kernel/errors";
+import type { KeyGrant, KeyPermission } from "../keys/permissions";
+import type { PlanRule } from "../plans/plan-cache";
+
+/** Who asks to mint: a workspace API key (its plan and restrictions), or a dashboard member or operator tool (neither). */
+export type Minter = { workspaceId: string; keyId: string | null; planId?: string | null; grant?: KeyGrant | null };
+
+const listed = (ids: Iterable<string>) => [...ids].map((id) => `\`${id}\``).join(", ");
+
+/**
+ * 403 plan_not_allowed unless the plan allows no more than the minter:
+ * - a key on a plan mints only for that plan (its limits and caps were chosen for it, and another
+ *   plan could allow more models or higher limits);
+ * - a key restricted to some models mints only for a plan whose models are all among them (a plan
+ *   allowing every model allows more than such a key).
+ */
+export function assertMayMintFor(minter: Minter, plan: PlanRule): void {
+  if (minter.planId && plan.id !== minter.planId) {
+    throw errors.planNotAllowed(`This API key is on plan ${minter.planId}; it may mint session tokens only for that plan, not for ${plan.id}.`);
+  }
+  const keyModels = minter.grant?.models;
+  if (!keyModels) return;
+  if (!plan.models) {
+    throw errors.planNotAllowed(`Plan ${plan.name} allows every model; this API key may call only ${listed(keyModels)}, so it may mint only for a plan limited to those.`);
+  }
+  const beyond = [...plan.models].filter((m) => !keyModels.has(m));
+  if (beyond.length) {
+    throw errors.planNotAllowed(`Plan ${plan.name} allows ${listed(beyond)}, which this API key may not call; it may mint only for a plan limited to its own models.`);
+  }
+}
+
+/**
+ * The operation groups a token minted by a restricted key carries (in its signed claims): the
+ * key's, less `sessions`, which no token has. null: the key is unrestricted, so is the token
+ * (within its plan).
+ */
+export function tokenPermissions(minter: Minter): KeyPermission[] | null {
+  const groups = minter.grant?.permissions;
+  return groups ? [...groups].filter((g) => g !== "sessions") : null;
+}
