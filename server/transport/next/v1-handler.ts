@@ -5,14 +5,26 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BinaryBody } from "../../kernel/binary-body";
 import { observeEnd, type IncomingCall, type Reply } from "../call";
+import { COMPRESS_MIN_BYTES, encodeLargeJson } from "../compression";
 import { dispatch } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
 
-function toResponse(reply: Reply, head: boolean): Response {
+/**
+ * A JSON answer, compressed from COMPRESS_MIN_BYTES on as on the data plane (compression.ts).
+ * Next.js's own compression leaves an answer that states its Content-Encoding as it is.
+ */
+async function jsonResponse(reply: Extract<Reply, { kind: "json" }>, head: boolean, acceptEncoding: string | undefined): Promise<Response> {
+  const bytes = Buffer.byteLength(reply.body);
+  if (bytes < COMPRESS_MIN_BYTES) return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+  const out = await encodeLargeJson(reply.headers, reply.body, bytes, acceptEncoding);
+  return new Response(head ? null : (out.body as BodyInit), { status: reply.status, headers: out.headers });
+}
+
+function toResponse(reply: Reply, head: boolean, acceptEncoding: string | undefined): Response | Promise<Response> {
   switch (reply.kind) {
     case "json":
-      return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
+      return jsonResponse(reply, head, acceptEncoding);
     case "empty":
       return new Response(null, { status: reply.status, headers: reply.headers });
     case "sse":
@@ -38,7 +50,7 @@ export async function handleV1(req: Request): Promise<Response> {
     selfOrigin: () => url.origin,
   };
   const reply = await dispatch(call);
-  const res = toResponse(reply, req.method === "HEAD");
+  const res = await toResponse(reply, req.method === "HEAD", req.headers.get("accept-encoding") ?? undefined);
   // Under Next.js, a request is observed until its answer's headers (a stream's end is not seen here).
   observeEnd(reply);
   if (req.method !== "HEAD" || !res.body) return res;

@@ -6,6 +6,7 @@ import type { ServerResponse } from "node:http";
 import type { BinaryBody } from "../../kernel/binary-body";
 import { errors } from "../../kernel/errors";
 import type { Reply, ReplyHeaders } from "../call";
+import { COMPRESS_MIN_BYTES, encodeLargeJson } from "../compression";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
 import { DONE_FRAME, endFrames, errorFrame, eventText } from "../sse-frames";
@@ -164,13 +165,25 @@ function discard(reply: Reply): void {
   body[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
 }
 
+/** A JSON answer of COMPRESS_MIN_BYTES or more: compressed when the client accepts it (compression.ts). */
+async function writeLargeJson(res: ServerResponse, reply: Extract<Reply, { kind: "json" }>, bytes: number, head: boolean): Promise<void> {
+  const out = await encodeLargeJson(reply.headers, reply.body, bytes, res.req.headers["accept-encoding"]);
+  // A large body is compressed on the thread pool: the shutdown's deadline may have answered meanwhile.
+  if (res.headersSent) return;
+  res.writeHead(reply.status, out.headers);
+  res.end(head ? undefined : out.body);
+}
+
 export async function writeReply(res: ServerResponse, reply: Reply, head: boolean): Promise<void> {
   if (res.headersSent) return discard(reply);
   switch (reply.kind) {
-    case "json":
-      res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+    case "json": {
+      const bytes = Buffer.byteLength(reply.body);
+      if (bytes >= COMPRESS_MIN_BYTES) return writeLargeJson(res, reply, bytes, head);
+      res.writeHead(reply.status, { ...reply.headers, "content-length": bytes });
       res.end(head ? undefined : reply.body);
       return;
+    }
     case "empty":
       res.writeHead(reply.status, reply.headers).end();
       return;
