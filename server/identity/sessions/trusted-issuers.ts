@@ -1,10 +1,13 @@
 // OIDC issuers a workspace trusts: tokens its identity provider signs are accepted like the
 // gateway's own session tokens, with the subject and the plan taken from the claims it names.
+// The JWKS URL is a tenant's choice: it is checked by the outbound guard when it is configured
+// (a literal private address or localhost is a 400) and fetched only through it.
 import { z } from "zod";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
+import { assertOutboundUrlAllowed } from "../../infra/net/outbound-policy";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 
@@ -61,6 +64,7 @@ function toView(r: TrustedIssuer & { createdAt: Date }): IssuerView {
 export async function addIssuer(workspaceId: string, input: z.input<typeof ZIssuerInput>): Promise<IssuerView> {
   const d = ZIssuerInput.parse(input);
   if (d.issuer === env.SESSION_TOKEN_ISSUER) throw errors.invalidRequest("That is the gateway's own issuer.", "issuer", "invalid_value");
+  assertOutboundUrlAllowed(d.jwks_url, "jwks_url");
   return db.$transaction(async (tx) => {
     if (d.default_plan && !(await tx.plan.findFirst({ where: { id: d.default_plan, workspaceId }, select: { id: true } }))) {
       throw errors.invalidRequest(`No plan ${d.default_plan} in this workspace.`, "default_plan", "plan_not_found");
