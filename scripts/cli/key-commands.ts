@@ -4,8 +4,9 @@ import { listKeys } from "../../server/identity/keys/list-keys";
 import { revokeKey } from "../../server/identity/keys/revoke-key";
 import { setKeyPlan } from "../../server/identity/keys/set-key-plan";
 import type { KeyView } from "../../server/identity/keys/key-view";
+import type { KeyPermission } from "../../server/identity/keys/permissions";
 import { parse, UsageError, type Command } from "./args";
-import { NONE } from "./flag-values";
+import { checked, list, NONE } from "./flag-values";
 import { table } from "./output";
 import { requireWorkspace } from "./require-workspace";
 
@@ -15,6 +16,8 @@ export const keyRows = (keys: KeyView[]) =>
     name: k.name,
     prefix: k.prefix,
     plan: k.planId,
+    permissions: k.permissions?.join(",") ?? "all",
+    models: k.models?.join(",") ?? "all",
     created: k.createdAt,
     lastUsed: k.lastUsedAt,
     expires: k.expiresAt,
@@ -23,15 +26,26 @@ export const keyRows = (keys: KeyView[]) =>
 
 export const keyCommands: Record<string, Command> = {
   "key create": (argv) => {
-    const { values, args } = parse(argv, { name: { type: "string" }, expires: { type: "string" }, plan: { type: "string" } }, ["WORKSPACE_ID"]);
+    const { values, args } = parse(
+      argv,
+      { name: { type: "string" }, expires: { type: "string" }, plan: { type: "string" }, permissions: { type: "string" }, models: { type: "string" } },
+      ["WORKSPACE_ID"],
+    );
     const expiresAt = values.expires ? new Date(values.expires) : undefined;
     if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires must be an ISO date");
     if (values.plan === "") throw new UsageError("--plan needs a plan id");
-    const input = ZCreateKeyInput.parse({ workspaceId: args[0]!, name: values.name, expiresAt, planId: values.plan });
+    // Without --permissions (or --models) the key may call every operation (or model); the
+    // schema refuses an unknown permission, naming the flag, before the database is touched.
+    const input = checked(
+      ZCreateKeyInput,
+      { workspaceId: args[0]!, name: values.name, expiresAt, planId: values.plan, permissions: list(values.permissions) as KeyPermission[] | undefined, models: list(values.models) },
+      { permissions: "permissions", models: "models", name: "name" },
+    );
     return async () => {
       const { key, secret } = await db.$transaction((tx) => createKey(tx, input));
       const plan = key.planId ? ` on plan ${key.planId}` : "";
-      return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name})${plan}.\nAPI key (shown only once): ${secret}`, asJson: values.json };
+      const may = `permissions: ${key.permissions?.join(", ") ?? "all"}; models: ${key.models?.join(", ") ?? "all"}`;
+      return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name})${plan}, ${may}.\nAPI key (shown only once): ${secret}`, asJson: values.json };
     };
   },
   "key set-plan": (argv) => {

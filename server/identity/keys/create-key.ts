@@ -5,6 +5,7 @@ import { newId } from "../../kernel/ids";
 import { DECIMAL_STRING, formatMoney, money } from "../../kernel/money";
 import { ZCreditAmount } from "../../kernel/money";
 import { generateKeySecret } from "./key-secret";
+import { ZKeyRestrictions } from "./permissions";
 import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
 
 /** A key's spend limit in USD: an exact decimal string above zero, like a credit amount. */
@@ -18,6 +19,8 @@ export const ZCreateKeyInput = z.object({
   /** A plan of the workspace whose limits and caps apply to the key. */
   planId: z.string().min(1).optional(),
   createdById: z.string().optional(),
+  /** Absent: every operation group and every model (permissions.ts). */
+  ...ZKeyRestrictions.shape,
 });
 export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
 
@@ -29,9 +32,11 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
   }
   const workspace = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
   if (!workspace) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
-  if (data.planId && !(await tx.plan.findFirst({ where: { id: data.planId, workspaceId: data.workspaceId }, select: { id: true } }))) {
-    throw errors.invalidRequest(`No plan ${data.planId} in this workspace.`, "planId", "plan_not_found");
-  }
+  const plan = data.planId ? await tx.plan.findFirst({ where: { id: data.planId, workspaceId: data.workspaceId }, select: { models: true } }) : null;
+  if (data.planId && !plan) throw errors.invalidRequest(`No plan ${data.planId} in this workspace.`, "planId", "plan_not_found");
+  // A key's models narrow its plan's: one its plan does not allow could never be called.
+  const outside = plan?.models.length ? data.models?.filter((m) => !plan.models.includes(m)) : [];
+  if (outside?.length) throw errors.invalidRequest(`The plan ${data.planId} does not allow ${outside.join(", ")}.`, "models");
   const { secret, hash, prefix } = generateKeySecret();
   const row = await tx.apiKey.create({
     data: {
@@ -44,6 +49,8 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
       expiresAt: data.expiresAt ?? null,
       spendLimit: data.spendLimit === undefined ? null : formatMoney(data.spendLimit),
       planId: data.planId ?? null,
+      permissions: data.permissions ?? [],
+      models: data.models ?? [],
     },
     include: KEY_CREATOR,
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatMoney } from "../../kernel/money";
+import { KEY_PERMISSIONS } from "./permissions";
 
 export const ZKeyView = z.object({
   id: z.string(),
@@ -18,6 +19,10 @@ export const ZKeyView = z.object({
   spent: z.string(),
   /** The plan whose limits and caps apply to the key; null: the workspace's defaults. */
   planId: z.string().nullable(),
+  /** The operation groups the key may call (permissions.ts); null: all of them. */
+  permissions: z.array(z.enum(KEY_PERMISSIONS)).nullable(),
+  /** The models the key may call, within its plan's; null: every model. */
+  models: z.array(z.string()).nullable(),
 });
 export type KeyView = z.infer<typeof ZKeyView>;
 
@@ -36,6 +41,8 @@ type KeyRow = {
   spendLimit: Decimalish | null;
   spent: Decimalish;
   planId: string | null;
+  permissions: string[] | null;
+  models: string[] | null;
   createdBy?: { name: string | null; email: string | null } | null;
 };
 
@@ -57,5 +64,8 @@ export function toKeyView(row: KeyRow): KeyView {
     spendLimit: row.spendLimit === null ? null : formatMoney(row.spendLimit),
     spent: formatMoney(row.spent),
     planId: row.planId,
+    // Stored empty (or null, for rows older than the columns' default) means unrestricted.
+    permissions: row.permissions?.length ? KEY_PERMISSIONS.filter((p) => row.permissions!.includes(p)) : null,
+    models: row.models?.length ? row.models : null,
   };
 }

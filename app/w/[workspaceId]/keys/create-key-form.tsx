@@ -1,12 +1,13 @@
 "use client";
-// The form that creates a key, optionally on a plan. The server validates everything again (name,
-// a future expiry, a positive decimal spend limit, a plan of the workspace); the form only spares
-// obvious round trips.
+// The form that creates a key, optionally on a plan and with narrower permissions. The server
+// validates everything again (name, a future expiry, a positive decimal spend limit, a plan of the
+// workspace, known permission groups); the form only spares obvious round trips.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
 import { Button, Card, ErrorState, SelectField, TextField } from "@/app/_components/ui";
+import { ALL_PERMISSIONS, KeyPermissionsFields, restrictionsOf, type PermissionChoice } from "./key-permissions-fields";
 
 const DECIMAL = /^\d+(\.\d{1,18})?$/;
 
@@ -28,6 +29,8 @@ export function CreateKeyForm({
   const [limit, setLimit] = useState("");
   const [planId, setPlanId] = useState("");
   const [limitError, setLimitError] = useState<string | null>(null);
+  const [permissions, setPermissions] = useState<PermissionChoice>(ALL_PERMISSIONS);
+  const [permissionsError, setPermissionsError] = useState<string | null>(null);
   const create = useMutation(
     trpc.keys.create.mutationOptions({
       onSuccess: ({ key, secret }) => {
@@ -36,6 +39,7 @@ export function CreateKeyForm({
         setExpires("");
         setLimit("");
         setPlanId("");
+        setPermissions(ALL_PERMISSIONS);
         void refresh(queryClient, trpc.keys.list.queryKey(), trpc.plans.budgets.queryKey());
       },
     }),
@@ -49,7 +53,13 @@ export function CreateKeyForm({
       return;
     }
     setLimitError(null);
+    if (!permissions.all && permissions.groups.length === 0) {
+      setPermissionsError("Tick at least one operation group, or choose All.");
+      return;
+    }
+    setPermissionsError(null);
     create.mutate({
+      ...restrictionsOf(permissions),
       name: name.trim(),
       ...(expires ? { expiresAt: endOfLocalDay(expires) } : {}),
       ...(spendLimit ? { spendLimit } : {}),
@@ -81,6 +91,7 @@ export function CreateKeyForm({
             ))}
           </SelectField>
         ) : null}
+        <KeyPermissionsFields value={permissions} onChange={setPermissions} error={permissionsError} />
         <Button type="submit" busy={create.isPending} className="sm:mt-6">
           Create key
         </Button>

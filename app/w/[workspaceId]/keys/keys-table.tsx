@@ -12,6 +12,7 @@ import { useWorkspace } from "@/app/_components/workspace-context";
 import { ConfirmInRow } from "@/app/_components/confirm-in-row";
 import { Badge, Table, Td } from "@/app/_components/ui";
 import { formatDate, formatDateTime, formatUsd } from "../usage/format";
+import { KeyPermissionsCell } from "./key-permissions-cell";
 import { KeyPlanCell, type PlanOption } from "./key-plan-cell";
 
 function status(key: KeyView): { label: string; tone: "green" | "red" | "amber" } {
@@ -61,7 +62,7 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
     !k.revokedAt && (can(workspace.role, "keys.manage") || (can(workspace.role, "keys.create") && k.createdById === session.user.id));
   const mayChangePlan = (k: KeyView) => !k.revokedAt && can(workspace.role, "keys.manage");
   return (
-    <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan", "Status", "Actions"]}>
+    <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan", "Permissions", "Status", "Actions"]}>
       {keys.map((k) => {
         const s = status(k);
         return (
@@ -92,6 +93,9 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
             </Td>
             <Td>
               <KeyPlanCell keyView={k} plans={plans} mayChange={mayChangePlan(k)} />
+            </Td>
+            <Td>
+              <KeyPermissionsCell keyView={k} />
             </Td>
             <Td>
               <Badge tone={s.tone}>{s.label}</Badge>
