@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerOptions, type ServerResp
 import type { Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { clientIp } from "./lib/client-ip.mjs";
-import { CONNECTION, ProcessGroup, READY } from "./lib/process-group";
+import { ProcessGroup, READY, receiveConnections } from "./lib/process-group";
+import { capRequestsPerAddress } from "./lib/requests-per-address";
 
 // Read without the server's env module (and zod), which the serving code loads below.
 function wholeNumber(name: string, fallback: string): number {
@@ -85,7 +86,7 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function serve(): Promise<void> {
-  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
     import("../server/infra/env"),
     import("../server/transport/node/data-plane"),
     import("../server/ledger/credit-leases"),
@@ -113,7 +114,7 @@ async function serve(): Promise<void> {
   };
 
   let draining = false;
-  const server = createServer(serverOptions(env), (req, res) => {
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     // While draining, a request that came on an open connection is served, and its connection closed after it.
     if (draining) res.setHeader("connection", "close");
     const url = req.url ?? "/";
@@ -130,7 +131,13 @@ async function serve(): Promise<void> {
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
-  });
+  };
+  // MAX_CONNECTIONS_PER_IP: open connections per client address, counted by the first process
+  // for the whole instance (at accept, below); behind a trusted proxy, whose connections carry
+  // every client's requests, the requests in flight per forwarded address in each process instead.
+  const trustProxy = env.TRUST_PROXY === "true";
+  const perAddress = env.MAX_CONNECTIONS_PER_IP;
+  const server = createServer(serverOptions(env), trustProxy && perAddress > 0 ? capRequestsPerAddress(perAddress, route, refuseRequest) : route);
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
   // Connections come from the process group, not from a listen() of this server: its tracking of
@@ -158,11 +165,10 @@ async function serve(): Promise<void> {
   const { PORT: port, HOST: hostname } = env;
   if (group) {
     group.start(processes);
-    group.listen(port, hostname, adopt, () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`));
+    const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
+    group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseConnection });
   } else {
-    process.on("message", (message: { type?: string } | null, socket?: Socket) => {
-      if (message?.type === CONNECTION && socket) adopt(socket);
-    });
+    receiveConnections(adopt);
     // The first process is gone (killed): this one stops too, and the instance is started again by its supervisor.
     process.on("disconnect", () => void shutdown("the first process exited"));
     process.send!({ type: READY });

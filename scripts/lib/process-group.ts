@@ -4,17 +4,31 @@
 // node:cluster's round robin without its primary, a process that would only fork and pass
 // sockets on (~45 MB); here the first process serves too. A process that exits is replaced under
 // the same index; the others end when the first does (they see its IPC channel close).
+//
+// The first process also counts each client address's open connections over the whole instance
+// (MAX_CONNECTIONS_PER_IP): at accept, and at close, which another process reports over IPC for
+// the connections handed to it (the first's copy of a socket is closed once handed over).
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
+import { ConnectionsPerAddress } from "./connections-per-address";
 
-/** The message that carries a connection's socket to another process. */
+/** The message that carries a connection's socket to another process (with its address when counted). */
 export const CONNECTION = "gateway:connection";
 /** Sent by another process once it can take connections. */
 export const READY = "gateway:ready";
+/** Sent by another process when a connection handed to it with its address closed. */
+export const CLOSED = "gateway:closed";
 
 type Peer = { index: number; proc: ChildProcess; ready: boolean; startedAt: number };
 type Say = (level: "info" | "error", msg: string) => void;
+type Message = { type: string; id: number; address?: string };
+
+/** The per-address cap: at most `max` open connections per client address; one more is `refuse`d. */
+export type AddressCap = { max: number; refuse: (socket: Socket) => void };
+
+/** The holder of the connections the first process serves itself. */
+const SELF = Symbol("first process");
 
 /** A process that dies this soon after it started is replaced after a pause, not at once. */
 const QUICK_EXIT_MS = 5000;
@@ -24,11 +38,13 @@ export class ProcessGroup {
   private stopping = false;
   private turn = 0;
   private listener: Server | undefined;
+  private perAddress: ConnectionsPerAddress<Peer | typeof SELF> | undefined;
+  private refuse: ((socket: Socket) => void) | undefined;
 
   constructor(
     private readonly say: Say,
     /** Messages from the other processes other than READY (metrics). */
-    private readonly onMessage: (proc: ChildProcess, message: { type: string; id: number }) => void,
+    private readonly onMessage: (proc: ChildProcess, message: Message) => void,
   ) {}
 
   /** Starts the other `count - 1` processes (indexes 1 to count - 1). */
@@ -40,8 +56,15 @@ export class ProcessGroup {
     return this.peers.map((p) => p.proc);
   }
 
-  /** Accepts connections and hands each, in turn, to `adopt` (this process) or to the next ready process. */
-  listen(port: number, host: string, adopt: (socket: Socket) => void, onListening: () => void): void {
+  /**
+   * Accepts connections and hands each, in turn, to `adopt` (this process) or to the next ready
+   * process; with `cap`, a connection from an address that holds `cap.max` already is refused.
+   */
+  listen(port: number, host: string, adopt: (socket: Socket) => void, onListening: () => void, cap?: AddressCap): void {
+    if (cap && cap.max > 0) {
+      this.perAddress = new ConnectionsPerAddress(cap.max);
+      this.refuse = cap.refuse;
+    }
     const listener = createServer({ pauseOnConnect: true }, (socket) => this.handOut(socket, adopt));
     listener.on("error", (err) => {
       this.say("error", `cannot listen on ${host}:${port}: ${err.message}`);
@@ -66,11 +89,26 @@ export class ProcessGroup {
   }
 
   private handOut(socket: Socket, adopt: (socket: Socket) => void): void {
+    const counts = this.perAddress;
+    // Read now: a socket's address is gone once it is closed, or handed over.
+    const address = counts ? (socket.remoteAddress ?? "") : undefined;
+    if (counts && counts.full(address!)) return this.refuse!(socket);
+    const here = () => {
+      if (counts) {
+        counts.add(address!, SELF);
+        socket.once("close", () => counts.remove(address!, SELF));
+      }
+      adopt(socket);
+    };
     const ready = this.peers.filter((p) => p.ready && p.proc.connected);
     const slot = this.turn++ % (ready.length + 1);
-    if (slot === 0) return adopt(socket);
-    ready[slot - 1]!.proc.send({ type: CONNECTION }, socket, { keepOpen: false }, (err) => {
-      if (err && !socket.destroyed) adopt(socket); // that process went away meanwhile
+    if (slot === 0) return here();
+    const peer = ready[slot - 1]!;
+    counts?.add(address!, peer);
+    peer.proc.send({ type: CONNECTION, address }, socket, { keepOpen: false }, (err) => {
+      if (!err) return;
+      counts?.remove(address!, peer);
+      if (!socket.destroyed) here(); // that process went away meanwhile
     });
   }
 
@@ -78,16 +116,36 @@ export class ProcessGroup {
     const proc = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, GATEWAY_PROCESS_INDEX: String(index) } });
     const peer: Peer = { index, proc, ready: false, startedAt: Date.now() };
     this.peers.push(peer);
-    proc.on("message", (message: { type: string; id: number }) => {
+    proc.on("message", (message: Message) => {
       if (message?.type === READY) peer.ready = true;
+      else if (message?.type === CLOSED) this.perAddress?.remove(message.address ?? "", peer);
       else this.onMessage(proc, message);
     });
     proc.on("exit", (code, signal) => {
       this.peers = this.peers.filter((p) => p !== peer);
+      this.perAddress?.removeAll(peer);
       if (this.stopping) return;
       const pause = Date.now() - peer.startedAt < QUICK_EXIT_MS ? 1000 : 0;
       this.say("error", `gateway process ${proc.pid} exited (${signal ?? code}); starting another${pause ? ` in ${pause} ms` : ""}`);
       setTimeout(() => this.stopping || this.fork(index), pause);
     });
   }
+}
+
+/**
+ * In another process: takes the connections the first process hands over, and reports the close
+ * of each that came with its address (counted per address by the first process).
+ */
+export function receiveConnections(adopt: (socket: Socket) => void): void {
+  process.on("message", (message: { type?: string; address?: string } | null, socket?: Socket) => {
+    if (message?.type !== CONNECTION || !socket) return;
+    const address = message.address;
+    if (address !== undefined) {
+      socket.once("close", () => {
+        // Without a callback, a send on a closed channel (the first process is gone) would throw.
+        if (process.connected) process.send!({ type: CLOSED, address }, undefined, {}, () => undefined);
+      });
+    }
+    adopt(socket);
+  });
 }

@@ -136,8 +136,15 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   // Nothing can be said on a connection that is gone, or in the middle of another answer.
   if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-  // In the one error shape (error-adapter.ts), written raw: there is no response object to write it with.
-  const reply = errorReply(clientErrorOf(err.code), newRequestId());
+  endWith(socket, clientErrorOf(err.code));
+}
+
+/**
+ * Writes an error in the one error shape (error-adapter.ts) raw on a connection that has no
+ * response object to write it with, and ends the connection.
+ */
+function endWith(socket: Duplex, error: GatewayError): void {
+  const reply = errorReply(error, newRequestId());
   const headers = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
@@ -145,4 +152,29 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   // Ended rather than destroyed, so the answer is not lost to a reset while the client still
   // sends; a client that never closes its side is cut off after a moment.
   setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+const tooManyConnections = (what: string) =>
+  new GatewayError({ status: 429, code: "too_many_connections", message: `Too many ${what} from your address (MAX_CONNECTIONS_PER_IP). Close some, or retry later.` });
+
+/**
+ * A new connection from an address that holds MAX_CONNECTIONS_PER_IP open connections already
+ * (scripts/lib/process-group.ts): answered 429 too_many_connections at once, whatever it sends,
+ * then closed. What the client sends meanwhile is read and dropped, so that the close does not
+ * reset the connection before the client read the answer.
+ */
+export function refuseConnection(socket: Socket): void {
+  socket.on("error", () => socket.destroy()); // a client gone already: nothing to tell
+  socket.resume();
+  endWith(socket, tooManyConnections("open connections"));
+}
+
+/**
+ * Behind a trusted proxy, a request from a forwarded address that has MAX_CONNECTIONS_PER_IP
+ * requests in flight in this process already: 429 too_many_connections.
+ */
+export function refuseRequest(res: ServerResponse): void {
+  const reply = errorReply(tooManyConnections("requests in flight"), newRequestId());
+  res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+  res.end(reply.body);
 }
