@@ -22,14 +22,26 @@ const DELIBERATE: { at: string; kind: Kind; why: string }[] = [
   { at: "VideoResource.object", kind: "enum", why: "the API reference (2.2) mandates `video.generation.job`" },
   { at: "VideoResource.seconds", kind: "type", why: "an integer: the API reference (2.2) types the create field `seconds` as an integer, and the job echoes it" },
   { at: "VideoResource.size", kind: "enum", why: "sizes are the model's own (`video.supported_sizes` of the model, API reference 8.1), not OpenAI's four" },
-  { at: "VideoResource.error", kind: "optional", why: "the API reference (2.2) has `error` present only when failed (optional, never null)" },
+  { at: "VideoResource.error", kind: "optional", why: "the API reference (2.2) has `error` present only when failed (an object, never null)" },
   { at: "VideoResource.remixed_from_video_id", kind: "missing", why: "the gateway has no remixes" },
   { at: "VideoResource.progress", kind: "type", why: "a number from 0 to 100 that may have a fraction (the node's progress)" },
+  { at: "CreateVideoJsonBody (application/json).model", kind: "request-required", why: "the API reference (2.2) requires `model`" },
+  { at: "CreateVideoMultipartBody (multipart/form-data).model", kind: "request-required", why: "the API reference (2.2) requires `model`" },
+  { at: "CreateVideoMultipartBody (multipart/form-data).input_reference", kind: "request-type", why: "a reference image is uploaded as a file; the gateway stores no files to refer to" },
   // Lists: an empty list has no first or last item.
   { at: "ResponseItemList.first_id", kind: "nullable", why: "null when the list is empty (OpenAI's own video list says so too)" },
   { at: "ResponseItemList.last_id", kind: "nullable", why: "null when the list is empty" },
-  // Models: the API reference (2.7) gives a model type values of its own.
-  { at: "Model.*", kind: "extra", why: "the API reference (2.7) adds the catalog's fields" },
+  // Responses.
+  { at: "Response.error.code", kind: "enum", why: "the gateway names failures of its own (`background_interrupted`, `timeout`, docs/API.md) and passes on the node's codes" },
+  { at: "CreateResponse (application/json).model", kind: "request-required", why: "the API reference (2.4) requires `model` (the gateway has no stored prompts to take one from)" },
+  { at: "CreateResponse (application/json).input", kind: "request-required", why: "the gateway has no stored prompts or conversations: the input is the turn" },
+  { at: "CreateResponse (application/json).tool_choice", kind: "variant", why: "function tools only: OpenAI's hosted tools (and choices of them) run on OpenAI's side" },
+  { at: "CreateResponse (application/json).tool_choice", kind: "request-type", why: "function tools only (OpenAI's hosted tool choices are objects of other types)" },
+  { at: "CreateChatCompletionRequest (application/json).tool_choice", kind: "variant", why: "function tools only: `allowed_tools` and custom tools are not passed to nodes" },
+  // Media.
+  { at: "Embedding.embedding", kind: "type", why: "with `encoding_format: base64` the embedding is a base64 string, as OpenAI answers (its document types only the float form)" },
+  { at: "CreateSpeechRequest (application/json).voice", kind: "request-type", why: "voices are named; OpenAI's custom voice objects (`{id}`) are its own" },
+  { at: "CreateImageEditRequest (multipart/form-data).image", kind: "request-type", why: "one image per edit" },
 ];
 
 type Kind = "missing" | "optional" | "type" | "nullable" | "enum" | "variant" | "extra" | "request-required" | "request-type";
@@ -77,6 +89,7 @@ function shapeOf(doc: Doc, schema: unknown): Shape {
   const s = deref(doc, schema);
   const shape: Shape = { types: new Set(), nullable: s.nullable === true, required: new Set((s.required as string[] | undefined) ?? []), closed: s.additionalProperties === false };
   if (Array.isArray(s.type)) for (const t of s.type as string[]) t === "null" ? (shape.nullable = true) : shape.types.add(t);
+  else if (s.type === "null") shape.nullable = true;
   else if (typeof s.type === "string") shape.types.add(s.type);
   if ("const" in s) shape.enum = [s.const];
   else if (Array.isArray(s.enum)) {

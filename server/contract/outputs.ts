@@ -6,10 +6,12 @@
 // these fields (the document says `additionalProperties: false`); `z.looseObject` is one that
 // carries a node's fields through, so fields beyond those named may appear.
 import { z } from "zod";
+import { SERVICE_TIERS } from "../inference/chat/completion-shape";
 import { ZModelObject } from "../routing/catalog/model-card";
 
 const unix = z.number().int().describe("Unix seconds");
 const nullableUnix = unix.nullable();
+const serviceTier = z.enum(SERVICE_TIERS);
 
 // ---- Errors (part 2.1) ----
 
@@ -47,11 +49,17 @@ const ZAssistantMessage = z.looseObject({
   tool_calls: z.array(ZToolCall).optional(),
 });
 
+const tokenLogprob = { token: z.string(), logprob: z.number(), bytes: z.array(z.number().int()).nullable() };
+const ZTokenLogprob = z.looseObject({ ...tokenLogprob, top_logprobs: z.array(z.looseObject(tokenLogprob)) });
+
+/** Log probabilities of a choice, as the node gives them: each list null when it has none. */
+const ZChoiceLogprobs = z.looseObject({ content: z.array(ZTokenLogprob).nullable(), refusal: z.array(ZTokenLogprob).nullable() });
+
 const ZChoice = z.looseObject({
   index: z.number().int(),
   finish_reason: z.enum(["stop", "length", "tool_calls", "content_filter"]),
   message: ZAssistantMessage,
-  logprobs: z.looseObject({}).nullable(),
+  logprobs: ZChoiceLogprobs.nullable(),
 });
 
 export const ZChatUsage = z.looseObject({
@@ -73,8 +81,8 @@ export const ZChatCompletion = z.looseObject({
   object: z.literal("chat.completion"),
   created: unix,
   model: z.string().describe("The gateway's model id (whatever the node calls it)"),
-  service_tier: z.string().describe("`default` unless the node names one"),
-  system_fingerprint: z.string().nullable().describe("The node's, or null when it sends none"),
+  service_tier: serviceTier.describe("The node's when it is one of these, else `default`"),
+  system_fingerprint: z.string().describe("The node's, or one the gateway derives from the model when the node sends none"),
   choices: z.array(ZChoice),
   usage: ZChatUsage,
 });
@@ -83,12 +91,17 @@ export const ZChatCompletion = z.looseObject({
 
 const ZOutputText = z.strictObject({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) });
 
-/** Content parts of stored input items: as the client sent them (validated by the request schema). */
-const ZInputPart = z.union([
-  z.looseObject({ type: z.literal("input_text"), text: z.string() }),
-  z.looseObject({ type: z.literal("output_text"), text: z.string() }),
-  z.looseObject({ type: z.literal("input_image"), image_url: z.string().optional(), file_id: z.string().optional() }),
-  z.looseObject({ type: z.literal("refusal"), refusal: z.string() }),
+const ZRefusal = z.strictObject({ type: z.literal("refusal"), refusal: z.string() });
+
+/** Content parts of a stored user, system or developer message. */
+const ZInputPart = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("input_text"), text: z.string() }),
+  z.strictObject({
+    type: z.literal("input_image"),
+    image_url: z.string().nullable(),
+    file_id: z.string().nullable(),
+    detail: z.enum(["low", "high", "auto", "original"]).describe("`auto` unless the client chose"),
+  }),
 ]);
 
 const itemStatus = z.enum(["in_progress", "completed", "incomplete"]);
@@ -116,22 +129,20 @@ export const ZOutputItem = z.discriminatedUnion("type", [
   ZFunctionCallItem,
 ]);
 
-/** An input item as stored and listed: typed, with an id; string content made into parts. */
-export const ZInputItem = z.discriminatedUnion("type", [
-  z.strictObject({
-    id: z.string(),
-    type: z.literal("message"),
-    role: z.enum(["user", "assistant", "system", "developer"]),
-    status: itemStatus,
-    content: z.array(ZInputPart),
-  }),
+/**
+ * An input item as stored and listed: typed, with an id; string content made into parts. An
+ * assistant message is listed the way it is answered (output_text and refusal parts).
+ */
+export const ZInputItem = z.union([
+  z.strictObject({ id: z.string(), type: z.literal("message"), role: z.enum(["user", "system", "developer"]), status: itemStatus, content: z.array(ZInputPart) }),
+  z.strictObject({ id: z.string(), type: z.literal("message"), role: z.literal("assistant"), status: itemStatus, content: z.array(z.union([ZOutputText, ZRefusal])) }),
   ZFunctionCallItem,
   ZFunctionCallOutputItem,
 ]);
 
 export const ZResponsesUsage = z.strictObject({
   input_tokens: z.number().int(),
-  input_tokens_details: z.strictObject({ cached_tokens: z.number().int() }),
+  input_tokens_details: z.strictObject({ cached_tokens: z.number().int(), cache_write_tokens: z.number().int() }),
   output_tokens: z.number().int(),
   output_tokens_details: z.strictObject({ reasoning_tokens: z.number().int() }),
   total_tokens: z.number().int(),
@@ -148,7 +159,7 @@ export const ZResponseObject = z.strictObject({
   status: z.enum(["queued", "in_progress", "completed", "incomplete", "failed", "cancelled"]),
   background: z.boolean(),
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
-  incomplete_details: z.strictObject({ reason: z.string() }).nullable(),
+  incomplete_details: z.strictObject({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
   instructions: z.string().nullable(),
   max_output_tokens: z.number().int().nullable(),
   max_tool_calls: z.number().int().nullable(),
@@ -156,8 +167,8 @@ export const ZResponseObject = z.strictObject({
   output: z.array(ZOutputItem),
   parallel_tool_calls: z.boolean(),
   previous_response_id: z.string().nullable(),
-  reasoning: z.strictObject({ effort: z.string().nullable(), summary: z.string().nullable() }),
-  service_tier: z.string(),
+  reasoning: z.strictObject({ effort: z.null(), summary: z.null() }).describe("The gateway passes no reasoning settings to nodes"),
+  service_tier: serviceTier,
   store: z.boolean(),
   system_fingerprint: z.string().nullable(),
   temperature: z.number(),
@@ -181,8 +192,8 @@ export const ZResponseObject = z.strictObject({
   top_logprobs: z.number().int(),
   top_p: z.number(),
   truncation: z.enum(["auto", "disabled"]),
-  usage: ZResponsesUsage.nullable(),
-  user: z.string().nullable(),
+  usage: ZResponsesUsage.optional().describe("Absent until the response has finished"),
+  user: z.string().optional().describe("Present when the request named one"),
   metadata: z.record(z.string(), z.string()),
 });
 

@@ -34,7 +34,8 @@ describe("responses: streamed retrieval", () => {
     ]);
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     const created = events[0] as OpenAI.Responses.ResponseCreatedEvent;
-    expect(created.response).toMatchObject({ id: r.id, status: "in_progress", output: [], usage: null });
+    expect(created.response).toMatchObject({ id: r.id, status: "in_progress", output: [] });
+    expect(created.response).not.toHaveProperty("usage"); // absent, not null, until it finished (OpenAI's document)
     const text = events.flatMap((e) => (e.type === "response.output_text.delta" ? [e.delta] : [])).join("");
     expect(text).toBe(r.output_text);
     const done = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;

@@ -13,17 +13,23 @@ const common = {
   origin,
 };
 
+/** OpenAI's document lets a JSON request give null for an option it leaves unset: read as absent. */
+const orNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);
+
 /** POST /v1/images/generations (JSON). */
 export const ZImageGeneration = z.object({
   ...common,
+  model: orNull(common.model),
+  size: orNull(common.size),
+  response_format: orNull(common.response_format),
   prompt: z.string().min(1, "must not be empty").max(32000),
-  n: z.number().int().min(1).max(10).default(1),
-  quality: z.enum(["auto", "standard", "hd", "low", "medium", "high"]).optional(),
-  style: z.enum(["vivid", "natural"]).optional(),
-  background: z.enum(["auto", "transparent", "opaque"]).optional(),
-  output_format: z.enum(["png", "jpeg", "webp"]).optional(),
-  output_compression: z.number().int().min(0).max(100).optional(),
-  moderation: z.enum(["auto", "low"]).optional(),
+  n: orNull(z.number().int().min(1).max(10).default(1)),
+  quality: orNull(z.enum(["auto", "standard", "hd", "low", "medium", "high"]).optional()),
+  style: orNull(z.enum(["vivid", "natural"]).optional()),
+  background: orNull(z.enum(["auto", "transparent", "opaque"]).optional()),
+  output_format: orNull(z.enum(["png", "jpeg", "webp"]).optional()),
+  output_compression: orNull(z.number().int().min(0).max(100).optional()),
+  moderation: orNull(z.enum(["auto", "low"]).optional()),
 });
 export type ImageGeneration = z.infer<typeof ZImageGeneration>;
 

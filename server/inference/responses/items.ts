@@ -25,6 +25,23 @@ export function wireItem(item: Item): Item {
   return { ...item, status: item.status ?? "completed", content };
 }
 
+/**
+ * An input item as it is listed: a message's parts as OpenAI lists them for its role (an
+ * assistant's text as output_text, the others' as input_text; an image with its detail), whatever
+ * form of them the client sent.
+ */
+export function wireInputItem(item: Item): Item {
+  if (item.type !== "message") return item;
+  const assistant = item.role === "assistant";
+  const content = item.content.map((p): Part => {
+    if (p.type === "refusal" && assistant) return { type: "refusal", refusal: String(p.refusal) };
+    if (p.type === "input_image") return { type: "input_image", image_url: p.image_url ?? null, file_id: p.file_id ?? null, detail: p.detail ?? "auto" };
+    const text = String(p.text ?? p.refusal ?? "");
+    return assistant ? outputText(text) : { type: "input_text", text };
+  });
+  return { ...item, status: item.status ?? "completed", content };
+}
+
 /** The input as stored and listed: typed items with ids, string content made into parts. */
 export function normalizeInput(input: string | InputItem[]): Item[] {
   const items: InputItem[] = typeof input === "string" ? [{ role: "user", content: input }] : input;

@@ -3,6 +3,7 @@ import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import type { EventStream } from "../../kernel/event-stream";
 import { abortBackground } from "./background";
+import { wireInputItem } from "./items";
 import { replayResponse } from "./replay";
 import { toResponseObject } from "./response-object";
 import type { RetrieveQuery } from "./schema";
@@ -56,7 +57,7 @@ export async function listInputItems(workspaceId: string, q: InputItemsQuery) {
   const data = q.before && !q.after ? window.slice(-q.limit) : window.slice(0, q.limit);
   return {
     object: "list" as const,
-    data,
+    data: data.map(wireInputItem),
     first_id: data[0]?.id ?? null,
     last_id: data.at(-1)?.id ?? null,
     has_more: window.length > data.length,

@@ -24,6 +24,11 @@ export type ResponseState = {
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
+/** Usage with every field OpenAI's has (usage stored before a field existed gets it as 0). */
+function usageObject(u: ResponsesUsage): ResponsesUsage {
+  return { ...u, input_tokens_details: { cached_tokens: u.input_tokens_details.cached_tokens, cache_write_tokens: u.input_tokens_details.cache_write_tokens ?? 0 } };
+}
+
 export function toResponseObject(s: ResponseState): Record<string, unknown> {
   const r = s.request;
   const format = r.text?.format ?? { type: "text" };
@@ -54,8 +59,9 @@ export function toResponseObject(s: ResponseState): Record<string, unknown> {
     top_logprobs: 0,
     top_p: r.top_p ?? 1,
     truncation: r.truncation ?? "disabled",
-    usage: s.usage,
-    user: r.user ?? null,
+    // Fields OpenAI's document never gives as null are left out until they have a value.
+    ...(s.usage && { usage: usageObject(s.usage) }),
+    ...(r.user != null && { user: r.user }),
     metadata: s.metadata,
   };
 }

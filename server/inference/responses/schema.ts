@@ -6,16 +6,29 @@ const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must be 1-64 let
 const inputPart = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("input_text"), text: z.string() }),
   z.looseObject({ type: z.literal("output_text"), text: z.string() }),
-  z.looseObject({ type: z.literal("input_image"), image_url: z.string().optional(), file_id: z.string().optional() }),
+  z.looseObject({
+    type: z.literal("input_image"),
+    image_url: z.string().optional(),
+    file_id: z.string().optional(),
+    detail: z.enum(["low", "high", "auto", "original"]).optional(),
+  }),
   z.looseObject({ type: z.literal("refusal"), refusal: z.string() }),
 ]);
 
-export const ZMessageItem = z.looseObject({
-  type: z.literal("message").optional(),
-  id: z.string().optional(),
-  role: z.enum(["user", "assistant", "system", "developer"]),
-  content: z.union([z.string(), z.array(inputPart)]),
-});
+export const ZMessageItem = z
+  .looseObject({
+    type: z.literal("message").optional(),
+    id: z.string().optional(),
+    role: z.enum(["user", "assistant", "system", "developer"]),
+    content: z.union([z.string(), z.array(inputPart)]),
+  })
+  .superRefine((item, ctx) => {
+    // What the model said is text or a refusal; images are the user's (as OpenAI has it).
+    if (item.role !== "assistant" || typeof item.content === "string") return;
+    item.content.forEach((part, i) => {
+      if (part.type === "input_image") ctx.addIssue({ code: "custom", path: ["content", i, "type"], message: "an assistant message holds output_text and refusal parts, not images" });
+    });
+  });
 
 export const ZFunctionCallItem = z.looseObject({
   type: z.literal("function_call"),

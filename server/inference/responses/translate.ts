@@ -7,7 +7,8 @@ import type { ResponseCreate } from "./schema";
 
 export type ResponsesUsage = {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  /** `cache_write_tokens` is absent from usage stored before it was kept. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -46,7 +47,7 @@ export function responsesUsage(usage: OpenAIUsage | undefined): ResponsesUsage {
   const u = tokenUsage(usage);
   return {
     input_tokens: u.inputTokens,
-    input_tokens_details: { cached_tokens: u.cachedTokens },
+    input_tokens_details: { cached_tokens: u.cachedTokens, cache_write_tokens: usage?.prompt_tokens_details?.cache_write_tokens ?? 0 },
     output_tokens: u.outputTokens,
     output_tokens_details: { reasoning_tokens: u.reasoningTokens },
     total_tokens: u.inputTokens + u.outputTokens,
