@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, decodeProtectedHeader, decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
+import { newId } from "../../server/kernel/ids";
 import { createPlan, deletePlan } from "../../server/identity/plans/manage-plans";
 import { addIssuer, listIssuers, removeIssuer } from "../../server/identity/sessions/trusted-issuers";
 import { currentSigner } from "../../server/identity/sessions/signing-keys";
@@ -292,6 +293,42 @@ describe("a trusted identity provider", () => {
     await removeIssuer(workspace.id, (await listIssuers(workspace.id))[0]!.id);
     const { value } = await until(() => call(trusted), (e) => e?.status === 401, 5000);
     expect(value).toMatchObject({ status: 401, code: "invalid_token" });
+  });
+
+  it("its JWKS is fetched only through the outbound guard: a refused address or a redirect fails the token closed (401), the refused server is never asked", async () => {
+    const { workspace } = await workspaceWithPlan({ name: "pro" });
+    const asked: string[] = [];
+    // A server on 127.0.0.2 (not in the test stack's OUTBOUND_ALLOW) that would serve the right keys.
+    const hidden = createServer((req, res) => {
+      asked.push(req.url!);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((r) => hidden.listen(0, "127.0.0.2", r));
+    const hiddenUrl = `http://127.0.0.2:${(hidden.address() as AddressInfo).port}/jwks.json`;
+    // An allowed server that redirects there.
+    const redirecting = createServer((_req, res) => res.writeHead(302, { location: hiddenUrl }).end());
+    await new Promise<void>((r) => redirecting.listen(0, "127.0.0.1", r));
+    try {
+      const token = (iss: string) =>
+        new SignJWT({ tier: "pro" }).setProtectedHeader({ alg: "RS256", kid }).setIssuer(iss).setAudience("my-app").setSubject("u").setIssuedAt().setExpirationTime("5m").sign(idpKey);
+      const call = async (t: string) => errorOf(client(t).models.list());
+
+      // Stored without the configuration-time check (as a row from before it, or a name that resolves elsewhere today).
+      const direct = `https://idp-direct-${workspace.id}.example.com/`;
+      await db.trustedIssuer.create({ data: { id: newId("iss"), workspaceId: workspace.id, issuer: direct, jwksUrl: hiddenUrl, audience: "my-app", subjectClaim: "sub", planClaim: "tier" } });
+      const refused = await call(await token(direct));
+      expect(refused).toMatchObject({ status: 401, code: "invalid_token" });
+      expect(refused.error.message).toContain("could not be fetched from its JWKS URL");
+
+      const moved = `https://idp-moved-${workspace.id}.example.com/`;
+      await addIssuer(workspace.id, { issuer: moved, jwks_url: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/jwks.json`, audience: "my-app", plan_claim: "tier" });
+      const redirected = await call(await token(moved));
+      expect(redirected).toMatchObject({ status: 401, code: "invalid_token" });
+      expect(redirected.error.message).toContain("redirect");
+      expect(asked).toEqual([]);
+    } finally {
+      await Promise.all([hidden, redirecting].map((s) => new Promise<void>((r) => s.close(() => r()))));
+    }
   });
 
   it("decodes nothing it cannot trust: garbage that looks like a JWT is invalid_token", async () => {

@@ -167,6 +167,15 @@ describe("npm run cli: trusted issuers", () => {
     expect((await json("issuer", "list", ws)).issuers).toEqual([issuer]);
     expect(await json("issuer", "remove", ws, issuer.id)).toEqual({ object: "trusted_issuer.deleted", id: issuer.id, deleted: true });
     expect((await json("issuer", "list", ws)).issuers).toEqual([]);
+
+    // A JWKS URL the outbound guard refuses: the reason on stderr, a non-zero exit, nothing stored.
+    for (const [url, why] of [["https://169.254.169.254/jwks", "link-local address"], ["https://localhost/jwks", "points at localhost"], ["http://10.0.0.1/jwks", "plain http is not allowed"]]) {
+      const refused = await cli("issuer", "add", ws, "--issuer", iss, "--jwks-url", url!, "--audience", "gateway");
+      expect(refused.code, url).toBe(1);
+      expect(refused.stderr, url).toContain("error: The jwks_url is not allowed");
+      expect(refused.stderr, url).toContain(why);
+    }
+    expect((await json("issuer", "list", ws)).issuers).toEqual([]);
   }, 90_000);
 });
 

@@ -121,6 +121,27 @@ describe("dashboard: plans", () => {
     expect((await db.planSession.findUniqueOrThrow({ where: { id: s.id } })).revokedAt).toBeNull();
   });
 
+  it("a JWKS URL the outbound guard refuses (http, loopback, private, metadata, localhost) is a 400 that says why; nothing is stored", async () => {
+    const owner = (await teamWorkspace("1", ["owner"])).members.owner!.caller;
+    const cases: [string, string][] = [
+      ["http://127.0.0.2:9/jwks", "plain http is not allowed"],
+      ["https://127.0.0.2:9/jwks", "it points at a loopback address (127.0.0.2)"],
+      ["https://10.0.0.1/jwks", "it points at a private-network address (10.0.0.1)"],
+      ["https://169.254.169.254/latest/meta-data/", "it points at a link-local address"],
+      ["https://[::ffff:127.0.0.2]/jwks", "it points at a loopback address"],
+      ["https://localhost:8443/jwks", "it points at localhost"],
+      ["http://idp.example.test/jwks", "plain http is not allowed"],
+    ];
+    for (const [jwks_url, why] of cases) {
+      await expect(owner.plans.addIssuer({ issuer: "https://idp.example.test/", jwks_url, audience: "gateway" }), jwks_url).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringContaining(why),
+        cause: { status: 400, code: "url_not_allowed", param: "jwks_url" },
+      });
+    }
+    expect(await owner.plans.issuers()).toEqual([]);
+  });
+
   it("keys are put on a plan at creation or later, by owners and admins only", async () => {
     const { members } = await teamWorkspace("1", ["owner", "member"]);
     const plan = await members.owner!.caller.plans.create({ name: "Keys" });
