@@ -13,7 +13,11 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
     name: "PaymentRequired",
     description: "The workspace's credits do not cover the call (`insufficient_quota`), the API key reached its spend limit (`key_spend_limit_reached`), or the call would pass a daily, monthly or session spend cap (`budget_exceeded`). With x402 on, a call without credential must be paid (`payment_required`: the `PAYMENT-REQUIRED` header says what it accepts, and why a payment was refused) or carried an unreadable `PAYMENT-SIGNATURE` (`invalid_payment`).",
   },
-  403: { name: "Forbidden", description: "The credential may not do this (`permission_denied`), or the model is not in the session's plan (`model_not_allowed`)." },
+  403: {
+    name: "Forbidden",
+    description:
+      "The credential may not do this (`permission_denied`), a restricted API key (or a token it minted) lacks the operation's permission group (`insufficient_permissions`), the model is not in the caller's plan or the key's models (`model_not_allowed`), or a key asked to mint a session token for a plan that allows more than itself (`plan_not_allowed`).",
+  },
   404: { name: "NotFound", description: "No such object in the caller's workspace: unknown, expired, or another workspace's id (all answered alike)." },
   405: { name: "MethodNotAllowed", description: "The path exists but not with this method (`method_not_allowed`); the `Allow` header lists the methods it has." },
   409: { name: "Conflict", description: "The object is not in a state that allows this." },

@@ -108,7 +108,8 @@ export function unservedRoute(op: UnservedOperation): RouteConfig {
     responses[400] = errorRef(400, "The body is not valid JSON.");
     responses[413] = errorRef(413);
   }
-  Object.assign(responses, { 401: errorRef(401), 500: errorRef(500), 501: errorRef(501) });
+  // 403: a restricted key without the path's permission group is refused before the 501.
+  Object.assign(responses, { 401: errorRef(401), 403: errorRef(403), 500: errorRef(500), 501: errorRef(501) });
   return {
     method: op.method.toLowerCase() as RouteConfig["method"],
     path: op.path,
