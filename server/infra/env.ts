@@ -1,5 +1,6 @@
 // The environment, parsed once by one schema. Nothing else reads process.env for configuration.
 import { z } from "zod";
+import { parseAllowList } from "./net/address-policy";
 
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 
@@ -133,7 +134,16 @@ export const EnvSchema = z.object({
    * loopback, private, link-local, unspecified or multicast addresses, except the hosts and CIDRs
    * listed here (comma separated, e.g. `idp.internal,10.0.0.0/8`), which plain http may reach too.
    */
-  OUTBOUND_ALLOW: z.string().default(""),
+  OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowList(value);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
   /** "true": plain http is allowed to any public address too (not only to OUTBOUND_ALLOW). */
   OUTBOUND_ALLOW_HTTP: z.enum(["true", "false"]).default("false"),
   /** An outbound fetch's whole time (ms) and the largest answer it reads (bytes). */

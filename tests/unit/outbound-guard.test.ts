@@ -172,6 +172,10 @@ describe("guarded fetch", () => {
       res.end();
     },
     "/hang": () => undefined,
+    "/stall": (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"keys":[');
+    },
   };
   const guards: OutboundGuard[] = [];
   const guard = (p: OutboundPolicy, resolve?: Resolve) => {
@@ -253,11 +257,19 @@ describe("guarded fetch", () => {
     expect((await (await roomy.fetch(`http://127.0.0.1:${port}/big-chunked`)).text()).length).toBe(2048);
   });
 
-  it("cuts a server that never answers at the time limit", async () => {
+  it("cuts a server that never answers, or stops in the middle of its body, at the time limit", async () => {
     const g = guard(policy("127.0.0.1", { timeoutMs: 300 }));
-    const since = performance.now();
-    await expect(g.fetch(`http://127.0.0.1:${port}/hang`)).rejects.toMatchObject({ status: 504, code: "outbound_timeout" });
-    expect(performance.now() - since).toBeLessThan(2000);
+    for (const path of ["/hang", "/stall"]) {
+      const since = performance.now();
+      await expect(g.fetch(`http://127.0.0.1:${port}${path}`), path).rejects.toMatchObject({ status: 504, code: "outbound_timeout" });
+      expect(performance.now() - since).toBeLessThan(2000);
+    }
+  });
+
+  it("refuses what is not a valid http(s) URL", async () => {
+    const g = guard(policy("127.0.0.1"));
+    await expect(g.fetch("not a url")).rejects.toMatchObject({ code: "outbound_refused", reason: "it is not a valid URL" });
+    await expect(g.fetch(`file:///etc/passwd`)).rejects.toMatchObject({ code: "outbound_refused", reason: expect.stringContaining("only https") });
   });
 
   it("a caller's own abort stays the caller's", async () => {

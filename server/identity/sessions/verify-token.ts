@@ -40,8 +40,8 @@ const sessions = new FreshCache<SessionRow>({
  */
 const jwksFetch: FetchImplementation = (url, options) =>
   guardedFetch(url, options).catch((err: unknown) => {
-    if (err instanceof OutboundError) throw errors.invalidToken(`The keys of the session token's issuer could not be fetched from its JWKS URL: ${err.reason}.`);
-    throw err;
+    const reason = err instanceof OutboundError ? err.reason : "the fetch failed";
+    throw errors.invalidToken(`The keys of the session token's issuer could not be fetched from its JWKS URL: ${reason}.`);
   });
 
 /** Remote JWKS of trusted issuers, one per URL (jose caches the keys and refetches on an unknown kid). */

@@ -108,14 +108,14 @@ export function parseAllowList(text: string): AllowList {
     if (prefix !== undefined) {
       const bits = Number(prefix);
       const max = family === 6 ? 128 : 32;
-      if (!family || extra !== undefined || !/^\d+$/.test(prefix) || bits > max) throw new Error(`OUTBOUND_ALLOW: "${raw.trim()}" is not a valid CIDR.`);
+      if (!family || extra !== undefined || !/^\d+$/.test(prefix) || bits > max) throw new Error(`"${raw.trim()}" is not a valid CIDR.`);
       addresses.addSubnet(address!, bits, family === 6 ? "ipv6" : "ipv4");
     } else if (family) {
       addresses.addAddress(address!, family === 6 ? "ipv6" : "ipv4");
     } else if (/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(entry)) {
       hosts.add(entry);
     } else {
-      throw new Error(`OUTBOUND_ALLOW: "${raw.trim()}" is neither a host name nor an IP address or CIDR.`);
+      throw new Error(`"${raw.trim()}" is neither a host name nor an IP address or CIDR.`);
     }
   }
   return { hosts, addresses };

@@ -24,10 +24,10 @@ export class OutboundError extends GatewayError {
     status: number,
     code: "outbound_refused" | "outbound_timeout" | "outbound_too_large" | "outbound_unreachable",
     readonly reason: string,
-    url: URL,
+    target: string,
     cause?: unknown,
   ) {
-    super({ status, code, message: `The request to ${url.origin} was not completed: ${reason}.`, cause });
+    super({ status, code, message: `The request to ${target} was not completed: ${reason}.`, cause });
   }
 }
 
@@ -80,12 +80,12 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
   function failure(url: URL, err: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
     if (err instanceof OutboundError) return err;
     if (callerSignal?.aborted) return callerSignal.reason;
-    if (timeout.aborted) return new OutboundError(504, "outbound_timeout", `it did not complete within ${policy.timeoutMs} ms`, url, err);
+    if (timeout.aborted) return new OutboundError(504, "outbound_timeout", `it did not complete within ${policy.timeoutMs} ms`, url.origin, err);
     const chain = causeChain(err);
     const refused = chain.find((e) => e instanceof AddressRefused);
-    if (refused) return new OutboundError(502, "outbound_refused", refused.message, url);
+    if (refused) return new OutboundError(502, "outbound_refused", refused.message, url.origin);
     const code = chain.map((e) => (e as { code?: unknown }).code).find((c) => typeof c === "string");
-    return new OutboundError(502, "outbound_unreachable", `it could not be reached${code ? ` (${code})` : ""}`, url, err);
+    return new OutboundError(502, "outbound_unreachable", `it could not be reached${code ? ` (${code})` : ""}`, url.origin, err);
   }
 
   async function readCapped(url: URL, body: ReadableStream<Uint8Array> | null): Promise<Uint8Array<ArrayBuffer>> {
@@ -99,7 +99,7 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
       total += value.byteLength;
       if (total > policy.maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url);
+        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
       }
       chunks.push(value);
     }
@@ -117,10 +117,10 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
     try {
       url = new URL(input);
     } catch {
-      throw new GatewayError({ status: 400, code: "url_not_allowed", message: "The outbound URL is not a valid URL." });
+      throw new OutboundError(502, "outbound_refused", "it is not a valid URL", "the outbound URL");
     }
     const refusal = urlRefusal(url, policy);
-    if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url);
+    if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url.origin);
     const timeout = AbortSignal.timeout(policy.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
@@ -134,12 +134,12 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
       });
       if (REDIRECTS.has(res.status)) {
         await res.body?.cancel().catch(() => undefined);
-        throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${res.status}), which is not followed`, url);
+        throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${res.status}), which is not followed`, url.origin);
       }
       const declared = Number(res.headers.get("content-length") ?? 0);
       if (declared > policy.maxBytes) {
         await res.body?.cancel().catch(() => undefined);
-        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url);
+        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
       }
       const bytes = await readCapped(url, res.body as ReadableStream<Uint8Array> | null);
       return new Response(NULL_BODY.has(res.status) ? null : bytes, { status: res.status, statusText: res.statusText, headers: [...res.headers] });

@@ -18,7 +18,7 @@ export type OutboundPolicy = {
   maxBytes: number;
 };
 
-/** The operator's policy (read once: a malformed OUTBOUND_ALLOW stops the process as it loads). */
+/** The operator's policy (env.ts has already refused a malformed OUTBOUND_ALLOW at start). */
 export const envPolicy: OutboundPolicy = {
   allow: parseAllowList(env.OUTBOUND_ALLOW),
   allowHttp: env.OUTBOUND_ALLOW_HTTP === "true",
