@@ -5,26 +5,18 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { BinaryBody } from "../../kernel/binary-body";
 import { observeEnd, type IncomingCall, type Reply } from "../call";
-import { COMPRESS_MIN_BYTES, encodeLargeJson } from "../compression";
 import { dispatch } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
 
-/**
- * A JSON answer, compressed from COMPRESS_MIN_BYTES on as on the data plane (compression.ts).
- * Next.js's own compression leaves an answer that states its Content-Encoding as it is.
- */
-async function jsonResponse(reply: Extract<Reply, { kind: "json" }>, head: boolean, acceptEncoding: string | undefined): Promise<Response> {
-  const bytes = Buffer.byteLength(reply.body);
-  if (bytes < COMPRESS_MIN_BYTES) return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
-  const out = await encodeLargeJson(reply.headers, reply.body, bytes, acceptEncoding);
-  return new Response(head ? null : (out.body as BodyInit), { status: reply.status, headers: out.headers });
-}
-
-function toResponse(reply: Reply, head: boolean, acceptEncoding: string | undefined): Response | Promise<Response> {
+function toResponse(reply: Reply, head: boolean): Response {
   switch (reply.kind) {
     case "json":
-      return jsonResponse(reply, head, acceptEncoding);
+      // Not compressed here (server/transport/compression.ts is the data plane's): Next.js drops
+      // a route handler's Content-Encoding, and compresses the answer itself (next.config
+      // `compress`: gzip or deflate, whatever its size; never an answer marked no-transform,
+      // which event streams and downloads are, nor media).
+      return new Response(head ? null : reply.body, { status: reply.status, headers: reply.headers });
     case "empty":
       return new Response(null, { status: reply.status, headers: reply.headers });
     case "sse":
@@ -50,7 +42,7 @@ export async function handleV1(req: Request): Promise<Response> {
     selfOrigin: () => url.origin,
   };
   const reply = await dispatch(call);
-  const res = await toResponse(reply, req.method === "HEAD", req.headers.get("accept-encoding") ?? undefined);
+  const res = toResponse(reply, req.method === "HEAD");
   // Under Next.js, a request is observed until its answer's headers (a stream's end is not seen here).
   observeEnd(reply);
   if (req.method !== "HEAD" || !res.body) return res;
