@@ -124,8 +124,9 @@ export const EnvSchema = z.object({
   /** Open client connections one gateway process accepts at most (0: no cap). */
   MAX_CONNECTIONS: int(10_000),
   /**
-   * Open connections one client address may hold on an instance (0: no cap); behind a trusted
-   * proxy (TRUST_PROXY), the requests in flight per forwarded address.
+   * Open connections one client address may hold on an instance (0: no cap), counted over all its
+   * processes; behind a trusted proxy (TRUST_PROXY), the requests in flight per forwarded address,
+   * in each process. One more: 429 too_many_connections.
    */
   MAX_CONNECTIONS_PER_IP: int(256),
   /**
