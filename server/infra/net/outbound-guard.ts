@@ -56,10 +56,13 @@ function guardedLookup(policy: OutboundPolicy, resolve: Resolve): LookupFunction
             }
           }
         }
-        if (options.all) callback(null, wanted);
-        else callback(null, wanted[0]!.address, wanted[0]!.family);
+        return wanted;
       })
-      .catch((err: NodeJS.ErrnoException) => callback(err, ""));
+      .then(
+        // The socket connects to exactly these (checked) addresses; nothing resolves the name again.
+        (wanted) => (options.all ? callback(null, wanted) : callback(null, wanted[0]!.address, wanted[0]!.family)),
+        (err: NodeJS.ErrnoException) => callback(err, ""),
+      );
   };
 }
 
