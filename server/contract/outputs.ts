@@ -234,18 +234,21 @@ const ZSegment = z.looseObject({
 });
 
 /**
- * A transcript (transcriptions and translations). `response_format: json` gives the node's
- * object (at least `text`); `verbose_json` adds task, language, duration and segments (and the
- * node's words). `text`, `srt` and `vtt` are answered as text, not JSON.
+ * A transcript (transcriptions and translations): `response_format: verbose_json` (and no format
+ * named) gives task, language, duration and segments (and the node's words); `json` the node's
+ * object, at least `text`. `text`, `srt` and `vtt` are answered as text, not JSON.
  */
-export const ZTranscription = z.looseObject({
-  text: z.string(),
-  task: z.enum(["transcribe", "translate"]).optional(),
-  language: z.string().optional(),
-  duration: z.number().optional().describe("Seconds of audio (verbose_json)"),
-  segments: z.array(ZSegment).optional(),
-  words: z.array(z.looseObject({ word: z.string(), start: z.number(), end: z.number() })).optional(),
-});
+export const ZTranscription = z.union([
+  z.looseObject({
+    task: z.enum(["transcribe", "translate"]),
+    language: z.string(),
+    duration: z.number().describe("Seconds of audio"),
+    text: z.string(),
+    segments: z.array(ZSegment),
+    words: z.array(z.looseObject({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+  }),
+  z.looseObject({ text: z.string() }),
+]);
 
 const revisedPrompt = z.string().optional();
 

@@ -364,6 +364,17 @@ describe("the /v1 objects have what OpenAI's OpenAPI document requires", () => {
     expect(assistant).toMatchObject({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi", annotations: [], logprobs: [] }] });
   });
 
+  it("an assistant input message is text or a refusal (an image there is refused, as OpenAI does)", async () => {
+    const { secret } = await newWorkspace("1");
+    const res = await fetch(`${baseUrl()}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: CHAT, input: [{ role: "assistant", content: [{ type: "input_image", image_url: "https://example.com/a.png" }] }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { param: string } }).error.param).toMatch(/^input/);
+  });
+
   it("embeddings", async () => {
     // Over fetch: the SDK asks for base64 and decodes it, which would hide the float form.
     const { secret } = await newWorkspace("1");
@@ -371,8 +382,12 @@ describe("the /v1 objects have what OpenAI's OpenAPI document requires", () => {
   });
 
   it("images (b64_json and url)", async () => {
-    const { openai } = await newWorkspace("1");
+    const { openai, secret } = await newWorkspace("1");
     expectFacts(await openai.images.generate({ model: "local-image", prompt: "a red square", size: "256x256" }), "images");
+    // OpenAI's document lets a client give null for an option it leaves unset.
+    const unset = await json("/v1/images/generations", secret, { model: "local-image", prompt: "a red square", size: "256x256", n: null, quality: null, style: null, response_format: null });
+    expectFacts(unset, "images");
+    expect(unset.data).toEqual([{ b64_json: expect.any(String), revised_prompt: "a red square" }]);
     expectFacts(await openai.images.createVariation({ model: "local-image", image: await toFile(await png(), "p.png"), response_format: "url" }), "images");
   });
 
