@@ -2,15 +2,19 @@
 // as fast as it can, so what a gateway adds in front of it is all that a comparison measures.
 //
 //   GET  /health                  {"status":"ok"}
-//   GET  /v1/models               one chat model, as a full model card (so a gateway imports it)
+//   GET  /v1/models               a chat and an embedding model, as full model cards (so a gateway imports them)
 //   POST /v1/chat/completions     a fixed small completion with usage; with `stream: true`
 //                                 a few SSE chunks, a usage chunk when stream_options.include_usage,
 //                                 then `data: [DONE]`
+//   POST /v1/embeddings           one fixed 1536-dimension vector of floats per input (made once
+//                                 per number of inputs: 64 inputs, ~1.3 MB of JSON)
 //
 //   MOCK_PORT=8099 node --import tsx bench/mock-upstream.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 export const MOCK_MODEL = "mock-chat";
+export const MOCK_EMBEDDING_MODEL = "mock-embed";
+const EMBEDDING_DIMENSIONS = 1536;
 const CREATED = 1767225600;
 const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
 
@@ -41,7 +45,17 @@ const card = {
   },
 };
 
-const MODELS = Buffer.from(JSON.stringify({ object: "list", data: [card] }));
+const embeddingCard = {
+  ...card,
+  id: MOCK_EMBEDDING_MODEL,
+  display_name: "Bench mock embeddings",
+  type: "embedding",
+  max_output_tokens: 1,
+  capabilities: { ...card.capabilities, output_modalities: ["embedding"], streaming: false },
+  pricing: { ...card.pricing, input_per_1m: "0.02", output_per_1m: "0" },
+};
+
+const MODELS = Buffer.from(JSON.stringify({ object: "list", data: [card, embeddingCard] }));
 const HEALTH = Buffer.from('{"status":"ok"}');
 const COMPLETION = Buffer.from(
   JSON.stringify({
@@ -63,6 +77,42 @@ const DONE = "data: [DONE]\n\n";
 function send(res: ServerResponse, status: number, body: Buffer): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": body.length });
   res.end(body);
+}
+
+/**
+ * A vector of floats as a model sends them: single-precision values written with 9 significant
+ * digits, from a fixed sequence (so answers are the same from run to run).
+ */
+function vector(seed: number): number[] {
+  let x = seed * 2654435761 % 4294967296;
+  return Array.from({ length: EMBEDDING_DIMENSIONS }, () => {
+    x = (x * 1664525 + 1013904223) % 4294967296;
+    return Number(Math.fround(x / 4294967296 / 5 - 0.1).toPrecision(9));
+  });
+}
+
+const embeddingAnswers = new Map<number, Buffer>();
+function embeddingAnswer(inputs: number): Buffer {
+  let answer = embeddingAnswers.get(inputs);
+  if (!answer) {
+    const data = Array.from({ length: inputs }, (_, index) => ({ object: "embedding", index, embedding: vector(index + 1) }));
+    answer = Buffer.from(JSON.stringify({ object: "list", data, model: MOCK_EMBEDDING_MODEL, usage: { prompt_tokens: inputs * 8, total_tokens: inputs * 8 } }));
+    embeddingAnswers.set(inputs, answer);
+  }
+  return answer;
+}
+
+function embeddings(req: IncomingMessage, res: ServerResponse): void {
+  const parts: Buffer[] = [];
+  req.on("data", (c: Buffer) => parts.push(c));
+  req.on("end", () => {
+    try {
+      const { input } = JSON.parse(Buffer.concat(parts).toString("utf8")) as { input: unknown };
+      send(res, 200, embeddingAnswer(Array.isArray(input) ? input.length : 1));
+    } catch {
+      send(res, 400, Buffer.from('{"error":{"message":"invalid JSON","type":"invalid_request_error"}}'));
+    }
+  });
 }
 
 function chat(req: IncomingMessage, res: ServerResponse): void {
@@ -87,6 +137,7 @@ export function startMockUpstream(port: number, host = "127.0.0.1") {
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
     if (req.method === "POST" && url.startsWith("/v1/chat/completions")) return chat(req, res);
+    if (req.method === "POST" && url.startsWith("/v1/embeddings")) return embeddings(req, res);
     if (req.method === "GET" && url.startsWith("/v1/models")) return send(res, 200, MODELS);
     if (req.method === "GET" && url === "/health") return send(res, 200, HEALTH);
     req.resume();
