@@ -94,6 +94,8 @@ export function servedRoute(op: AnyOperation): RouteConfig {
     request,
     responses: { ...successResponses(op), ...errorResponses(op, hasInput) },
     "x-pricing": op.pricing,
+    // The group a restricted API key needs (docs/API.md, "Restricted keys").
+    ...(op.permission && { "x-permission": op.permission }),
   };
 }
 
@@ -119,6 +121,7 @@ export function unservedRoute(op: UnservedOperation): RouteConfig {
     tags: [...op.tags],
     request,
     responses,
+    "x-permission": op.permission,
     "x-badges": [{ name: "Not yet implemented", position: "after", color: "#b45309" }],
   };
 }

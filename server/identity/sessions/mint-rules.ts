@@ -2,7 +2,7 @@
 // never allows more than the key that minted it (docs/SESSIONS.md, "What a key may mint"). Checked
 // before anything is written, from the verified key and the plan cache.
 import { errors } from "../../kernel/errors";
-import type { KeyGrant, KeyPermission } from "../keys/permissions";
+import { KEY_PERMISSIONS, type KeyGrant, type KeyPermission } from "../keys/permissions";
 import type { PlanRule } from "../plans/plan-cache";
 
 /** Who asks to mint: a workspace API key (its plan and restrictions), or a dashboard member or operator tool (neither). */
@@ -39,5 +39,5 @@ export function assertMayMintFor(minter: Minter, plan: PlanRule): void {
  */
 export function tokenPermissions(minter: Minter): KeyPermission[] | null {
   const groups = minter.grant?.permissions;
-  return groups ? [...groups].filter((g) => g !== "sessions") : null;
+  return groups ? KEY_PERMISSIONS.filter((g) => g !== "sessions" && groups.has(g)) : null;
 }
