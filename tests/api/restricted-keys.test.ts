@@ -105,6 +105,26 @@ describe("minting never escalates", () => {
   });
 });
 
+describe("a key on a plan manages only its plan's sessions", () => {
+  it("it cannot revoke another plan's session (404, still alive), nor its subject's sessions under another plan", async () => {
+    const { workspace, secret: unrestricted } = await newWorkspace("5");
+    const mine = await createPlan(workspace.id, { name: "mine", models: [CHAT] });
+    const theirs = await createPlan(workspace.id, { name: "theirs" });
+    const { secret } = await keyWith({ planId: mine.id }, workspace.id);
+    const other = (await mint(unrestricted, { plan: theirs.id, subject: "alice" })).body;
+    const own = (await mint(secret, { plan: mine.id, subject: "alice" })).body;
+
+    const del = await raw(`/v1/sessions/${other.id}`, { method: "DELETE", key: secret });
+    expect(del.status).toBe(404);
+    const bySubject = await raw("/v1/sessions/revoke", { method: "POST", key: secret, headers: { "content-type": "application/json" }, body: JSON.stringify({ subject: "alice" }) });
+    expect(await bySubject.json()).toMatchObject({ subject: "alice", revoked: 1 });
+    const alive = await db.planSession.findMany({ where: { workspaceId: workspace.id }, select: { id: true, revokedAt: true } });
+    expect(alive.find((s) => s.id === other.id)?.revokedAt).toBeNull();
+    expect(alive.find((s) => s.id === own.id)?.revokedAt).not.toBeNull();
+    expect((await chatOnce(client(other.token))).choices).toHaveLength(1);
+  });
+});
+
 describe("restricted keys", () => {
   it("a text-only key gets 403 insufficient_permissions naming embeddings, models or files, and 200 on chat", async () => {
     const { workspace } = await newWorkspace("5");

@@ -53,7 +53,10 @@ export const sessionsRevoke = operation({
   produces: { kind: "json" },
   errors: { 403: ONLY_KEYS },
   pricing: { kind: "free" },
-  handler: (ctx, input) => revokeSession(keyOnly(ctx.principal, "revoke sessions").workspaceId, input.id),
+  handler: (ctx, input) => {
+    const key = keyOnly(ctx.principal, "revoke sessions");
+    return revokeSession(key.workspaceId, input.id, key.planId ?? null);
+  },
 });
 
 export const sessionsRevokeSubject = operation({
@@ -71,7 +74,10 @@ export const sessionsRevokeSubject = operation({
   produces: { kind: "json" },
   errors: { 403: ONLY_KEYS },
   pricing: { kind: "free" },
-  handler: (ctx, input) => revokeSubject(keyOnly(ctx.principal, "revoke sessions").workspaceId, input.subject),
+  handler: (ctx, input) => {
+    const key = keyOnly(ctx.principal, "revoke sessions");
+    return revokeSubject(key.workspaceId, input.subject, key.planId ?? null);
+  },
 });
 
 const ZJwk = z.object({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() }).catchall(z.unknown());

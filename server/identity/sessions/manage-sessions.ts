@@ -39,9 +39,13 @@ export async function aliveSessionCounts(workspaceId: string): Promise<Record<st
   return Object.fromEntries(rows.map((r) => [r.planId, r._count._all]));
 }
 
-export async function revokeSession(workspaceId: string, id: string): Promise<SessionView> {
+/**
+ * `planId`: only a session of that plan (a key on a plan manages only its plan's sessions, as it
+ * mints only for it); another is answered as unknown.
+ */
+export async function revokeSession(workspaceId: string, id: string, planId: string | null = null): Promise<SessionView> {
   return db.$transaction(async (tx) => {
-    const found = await tx.planSession.findFirst({ where: { id, workspaceId } });
+    const found = await tx.planSession.findFirst({ where: { id, workspaceId, ...(planId ? { planId } : {}) } });
     if (!found) throw errors.notFound(`No session with id ${id}.`, "session_not_found", "id");
     const row = found.revokedAt ? found : await tx.planSession.update({ where: { id }, data: { revokedAt: new Date() } });
     await notify(tx, Channel.sessionChanged, id);
@@ -49,10 +53,10 @@ export async function revokeSession(workspaceId: string, id: string): Promise<Se
   });
 }
 
-/** Revokes every session of one subject in a workspace; returns how many were alive. */
-export async function revokeSubject(workspaceId: string, subject: string): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
+/** Revokes every session of one subject in a workspace (`planId`: under that plan only); returns how many were alive. */
+export async function revokeSubject(workspaceId: string, subject: string, planId: string | null = null): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
   return db.$transaction(async (tx) => {
-    const alive = await tx.planSession.findMany({ where: { workspaceId, subject, revokedAt: null }, select: { id: true } });
+    const alive = await tx.planSession.findMany({ where: { workspaceId, subject, revokedAt: null, ...(planId ? { planId } : {}) }, select: { id: true } });
     if (alive.length) {
       await tx.planSession.updateMany({ where: { id: { in: alive.map((s) => s.id) } }, data: { revokedAt: new Date() } });
       if (alive.length > 50) await notify(tx, Channel.sessionChanged, "*");
