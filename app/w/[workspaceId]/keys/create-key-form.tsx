@@ -91,7 +91,7 @@ export function CreateKeyForm({
             ))}
           </SelectField>
         ) : null}
-        <KeyPermissionsFields value={permissions} onChange={setPermissions} error={permissionsError} />
+        <KeyPermissionsFields value={permissions} onChange={(next) => (setPermissions(next), setPermissionsError(null))} error={permissionsError} />
         <Button type="submit" busy={create.isPending} className="sm:mt-6">
           Create key
         </Button>

@@ -50,7 +50,7 @@ export function KeyPermissionsFields({ value, onChange, error }: { value: Permis
       )}
       {error ? <p className="text-xs text-red-600">{error}</p> : null}
       <TextField
-        label="Models"
+        label="Models it may call"
         value={value.models}
         onChange={(e) => onChange({ ...value, models: e.target.value })}
         placeholder="all models"

@@ -62,7 +62,7 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
     !k.revokedAt && (can(workspace.role, "keys.manage") || (can(workspace.role, "keys.create") && k.createdById === session.user.id));
   const mayChangePlan = (k: KeyView) => !k.revokedAt && can(workspace.role, "keys.manage");
   return (
-    <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan", "Permissions", "Status", "Actions"]}>
+    <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan and permissions", "Status", "Actions"]}>
       {keys.map((k) => {
         const s = status(k);
         return (
@@ -93,8 +93,6 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
             </Td>
             <Td>
               <KeyPlanCell keyView={k} plans={plans} mayChange={mayChangePlan(k)} />
-            </Td>
-            <Td>
               <KeyPermissionsCell keyView={k} />
             </Td>
             <Td>
