@@ -45,6 +45,11 @@ describe("npm run cli: key create with permissions", () => {
     expect(outside.stderr).toContain(EMBED);
     const names = JSON.parse((await cli("key", "list", ws, "--json")).stdout).keys.map((k: { name: string }) => k.name);
     expect(names).toEqual(["default"]);
+    // Nor can a key limited to a model be moved onto a plan without it.
+    const narrow = JSON.parse((await cli("key", "create", ws, "--name", "embed", "--models", EMBED, "--json")).stdout).key;
+    const moved = await cli("key", "set-plan", ws, narrow.id, plan.id);
+    expect(moved.code).not.toBe(0);
+    expect(moved.stderr).toContain(EMBED);
   });
 });
 
