@@ -399,7 +399,7 @@ describe("reads with no credential reveal nothing of a workspace", () => {
     // The owner reads it; a payer with no account (no credential, the placeholder key, or a
     // payment header) gets the 404 another workspace would get, for the job and its content.
     expect((await fetch(`${a.url}/v1/videos/${job.id}`, { headers: { authorization: `Bearer ${ws.secret}` } })).status).toBe(200);
-    const anonymous = [{}, { authorization: "Bearer x402" }, { "payment-signature": "e30=" }];
+    const anonymous: Record<string, string>[] = [{}, { authorization: "Bearer x402" }, { "payment-signature": "e30=" }];
     for (const headers of anonymous) {
       for (const path of [`/v1/videos/${job.id}`, `/v1/videos/${job.id}/content`]) {
         const res = await fetch(`${a.url}${path}`, { headers });
