@@ -1,6 +1,6 @@
-// Compression of JSON answers, for both hosts (node/write-reply.ts, next/v1-handler.ts): a body of
-// COMPRESS_MIN_BYTES or more goes out brotli- or gzip-encoded when the client's Accept-Encoding
-// allows it. Smaller bodies are sent as they are (the bytes saved would not pay for the CPU, and
+// Compression of the data plane's JSON answers (node/write-reply.ts; under Next.js, Next.js
+// compresses, see next/v1-handler.ts): a body of COMPRESS_MIN_BYTES or more goes out brotli- or
+// gzip-encoded when the client's Accept-Encoding allows it. Smaller bodies are sent as they are (the bytes saved would not pay for the CPU, and
 // the hot path of small chat answers stays untouched). Event streams and binary answers (audio,
 // images, video downloads) are never compressed: streams must reach the client event by event,
 // and media formats are compressed already.
@@ -15,12 +15,14 @@ export const COMPRESS_MIN_BYTES = 1024;
  */
 const SYNC_MAX_BYTES = 64 * 1024;
 /**
- * Brotli at quality 4 compresses JSON better than gzip at any level, in less CPU than gzip at
- * level 5 (its default quality, 11, takes some 200 times longer for 7% fewer bytes); gzip's level
- * 4 for the clients that do not take brotli (fetch over plain http). Measured in `npm run bench:compression`.
+ * The fastest level of each coding: a 1.3 MB embeddings answer (64 vectors of 1536 floats) goes
+ * to 42% of its size with brotli in ~8 ms of CPU, to 44% with gzip in ~11 (8 compressions at once
+ * on 2 cores). Higher levels cost far more than they save: brotli's quality 4 gets to 37% in
+ * ~28 ms, gzip's level 6 to 40% in ~47 ms, brotli's default quality (11) takes seconds. What it
+ * costs the gateway: `npm run bench:compression` (docs/BENCHMARKS.md).
  */
-const BROTLI_QUALITY = 4;
-const GZIP_LEVEL = 4;
+const BROTLI_QUALITY = 1;
+const GZIP_LEVEL = 1;
 /**
  * The output block of a compression on the thread pool. zlib's default (16 KB) costs a hop back
  * to the event loop per block: a third more CPU for a 1 MB answer than in blocks of 256 KB.
