@@ -75,6 +75,21 @@ describe("minting never escalates", () => {
     expect((await mint(secret, { plan: chatOnly.id, subject: "u" })).status).toBe(200);
   });
 
+  it("a key with a spend limit mints nothing (what tokens spend is not counted against its limit): 403 plan_not_allowed, nothing written", async () => {
+    const { workspace } = await newWorkspace("5");
+    const plan = await createPlan(workspace.id, { name: "capped", models: [CHAT], daily_cap: "1" });
+    const { secret } = await keyWith({ spendLimit: "0.5" }, workspace.id);
+    const before = await sessionsOf(workspace.id);
+    const refused = await mint(secret, { plan: plan.id, subject: "u", spend_cap: "0.1" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: "plan_not_allowed", type: "permission_error" });
+    expect(refused.body.error.message).toMatch(/spend limit/);
+    expect(await sessionsOf(workspace.id)).toBe(before);
+    // The same workspace's key without a limit mints for the plan.
+    const { secret: unlimited } = await keyWith({}, workspace.id);
+    expect((await mint(unlimited, { plan: plan.id, subject: "u" })).status).toBe(200);
+  });
+
   it("a key without the sessions permission cannot mint (403 insufficient_permissions) and nothing is minted", async () => {
     const { workspace } = await newWorkspace("5");
     const plan = await createPlan(workspace.id, { name: "p", models: [CHAT] });

@@ -12,12 +12,28 @@ import { assertMayMintFor, tokenPermissions, type Minter } from "./mint-rules";
 import { CLAIMS, type MintedSession, type MintSessionInput } from "./session-schemas";
 import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
 
+/**
+ * A key with a spend limit mints nothing (403 plan_not_allowed): what its tokens spend is billed
+ * to the workspace under the plan's and the session's caps, not counted against the key's limit,
+ * so a token would let the key's holder spend past it. Read from the database: minting writes a
+ * row anyway, and a limit set a moment ago counts.
+ */
+async function assertNoSpendLimit(minter: Minter): Promise<void> {
+  if (!minter.keyId) return;
+  const key = await db.apiKey.findUnique({ where: { id: minter.keyId }, select: { spendLimit: true } });
+  if (key?.spendLimit == null) return;
+  throw errors.planNotAllowed(
+    "This API key has a spend limit, which what session tokens spend does not count against: it may not mint them. Mint with a key without a spend limit, and bound the tokens with the plan's caps and spend_cap.",
+  );
+}
+
 export async function mintSession(minter: Minter, input: MintSessionInput): Promise<MintedSession> {
   const find = (rules: WorkspaceRules) => rules.plans.get(input.plan) ?? [...rules.plans.values()].find((p) => p.name === input.plan);
   // A plan created a moment ago may not be in memory yet: looked up once more in the database.
   const plan = find(await workspaceRules(minter.workspaceId)) ?? find(await rulesWithPlan(minter.workspaceId, input.plan));
   if (!plan) throw errors.invalidRequest(`No plan ${input.plan} in this workspace.`, "plan", "plan_not_found");
   assertMayMintFor(minter, plan);
+  await assertNoSpendLimit(minter);
   const ttl = input.expires_in ?? plan.maxTtlSeconds;
   if (ttl > plan.maxTtlSeconds) {
     throw errors.invalidRequest(`expires_in may be at most ${plan.maxTtlSeconds} seconds under plan ${plan.name}.`, "expires_in", "invalid_value");
