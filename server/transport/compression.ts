@@ -1,9 +1,10 @@
 // Compression of the data plane's JSON answers (node/write-reply.ts; under Next.js, Next.js
 // compresses, see next/v1-handler.ts): a body of COMPRESS_MIN_BYTES or more goes out brotli- or
-// gzip-encoded when the client's Accept-Encoding allows it. Smaller bodies are sent as they are (the bytes saved would not pay for the CPU, and
-// the hot path of small chat answers stays untouched). Event streams and binary answers (audio,
-// images, video downloads) are never compressed: streams must reach the client event by event,
-// and media formats are compressed already.
+// gzip-encoded when the client's Accept-Encoding allows it. Smaller bodies are sent as they are
+// (the bytes saved would not pay for the CPU, and the hot path of small chat answers stays
+// untouched). Event streams and binary answers (audio, images, video downloads) are never
+// compressed: streams must reach the client event by event, and media formats are compressed
+// already.
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type InputType } from "node:zlib";
 import type { ReplyHeaders } from "./call";
 
