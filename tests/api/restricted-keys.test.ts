@@ -6,6 +6,7 @@
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { createKey, type CreateKeyInput } from "../../server/identity/keys/create-key";
+import { revokeKey } from "../../server/identity/keys/revoke-key";
 import { createPlan } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
 import { Channel, notify } from "../../server/infra/db/notify";
@@ -88,6 +89,31 @@ describe("minting never escalates", () => {
     // The same workspace's key without a limit mints for the plan.
     const { secret: unlimited } = await keyWith({}, workspace.id);
     expect((await mint(unlimited, { plan: plan.id, subject: "u" })).status).toBe(200);
+  });
+
+  it("a token never outlives the key that minted it: its expiry is the key's at the latest, and revoking the key revokes it", async () => {
+    const { workspace } = await newWorkspace("5");
+    const plan = await createPlan(workspace.id, { name: "long", models: [CHAT], max_ttl_seconds: 86_400 });
+    const keyExpiry = Date.now() + 120_000;
+    const { secret } = await keyWith({ expiresAt: new Date(keyExpiry) }, workspace.id);
+    const minted = await mint(secret, { plan: plan.id, subject: "u" });
+    expect(minted.status).toBe(200);
+    expect(minted.body.expires_at).toBe(Math.floor(keyExpiry / 1000));
+    expect(decodeJwt(minted.body.token as string).exp).toBe(Math.floor(keyExpiry / 1000));
+
+    const { key, secret: longLived } = await keyWith({}, workspace.id);
+    const token = (await mint(longLived, { plan: plan.id, subject: "u" })).body.token as string;
+    expect((await raw("/v1/models", { key: token })).status).toBe(200);
+    await revokeKey(key.id, workspace.id);
+    const deadline = Date.now() + 3000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await raw("/v1/models", { key: token })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    const refused = await raw("/v1/models", { key: token });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("token_revoked");
   });
 
   it("a key without the sessions permission cannot mint (403 insufficient_permissions) and nothing is minted", async () => {

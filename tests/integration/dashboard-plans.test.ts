@@ -97,6 +97,21 @@ describe("dashboard: plans", () => {
     expect((await owner.plans.sessions({ plan: a.id })).map((s) => s.subject)).toEqual(["bob"]);
   });
 
+  it("through the dashboard's tRPC endpoint, only owners and admins mint or revoke session tokens (FORBIDDEN for members and billing, nothing minted)", async () => {
+    const { workspace, members } = await teamWorkspace();
+    const plan = await members.owner!.caller.plans.create({ name: "app users" });
+    for (const role of ["member", "billing"] as const) {
+      const caller = members[role]!.caller;
+      await expect(caller.sessions.create({ plan: plan.id, subject: "u" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(caller.sessions.revokeSubject({ subject: "u" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    }
+    expect(await db.planSession.count({ where: { workspaceId: workspace.id } })).toBe(0);
+    const minted = await members.admin!.caller.sessions.create({ plan: plan.id, subject: "u" });
+    expect(minted).toMatchObject({ object: "session", plan: plan.id, subject: "u" });
+    await expect(members.member!.caller.sessions.revoke({ id: minted.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(await members.owner!.caller.sessions.revoke({ id: minted.id })).toMatchObject({ id: minted.id });
+  });
+
   it("another workspace's plans, sessions and issuers are not found", async () => {
     const mine = (await teamWorkspace("1", ["owner"])).members.owner!.caller;
     const theirs = await teamWorkspace("1", ["owner"]);

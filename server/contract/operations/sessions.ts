@@ -6,12 +6,19 @@ import { revokeSession, revokeSubject } from "../../identity/sessions/manage-ses
 import { ZSessionView } from "../../identity/sessions/session-view";
 import type { Principal } from "../../identity/principal";
 import type { Minter } from "../../identity/sessions/mint-rules";
+import { can } from "../../identity/workspaces/permissions";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 
-/** Sessions are managed with a workspace API key: a session token cannot mint or revoke others. */
+/**
+ * Sessions are managed with a workspace API key: a session token cannot mint or revoke others. A
+ * signed-in member reaching these procedures through the dashboard's tRPC endpoint needs the
+ * right to manage plans and sessions (owners and admins): a token is a credential that spends the
+ * workspace's credits, which a `billing` or `member` role may not hand out.
+ */
 function keyOnly(p: Principal, what: string): Minter {
   if (p.kind === "session") throw errors.permissionDenied(`A session token cannot ${what}; use a workspace API key.`);
+  if (p.kind === "user" && !can(p.role, "plans.manage")) throw errors.permissionDenied(`The ${p.role} role cannot ${what}; owners and admins can.`);
   return p.kind === "api_key" ? { workspaceId: p.workspaceId, keyId: p.keyId, planId: p.planId, grant: p.grant ?? null } : { workspaceId: p.workspaceId, keyId: null, planId: null, grant: null };
 }
 

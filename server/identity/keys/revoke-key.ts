@@ -1,6 +1,7 @@
 import { db, type Tx } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
+import { revokeSessionsMintedBy } from "../sessions/manage-sessions";
 import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
 
 /**
@@ -8,7 +9,8 @@ import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
  * of its own workspace (an id from another workspace is answered as not found).
  * `onlyCreatedBy`, when given, limits the caller to keys they created themselves (members may
  * revoke their own keys, not their colleagues'); checked in the same transaction as the update.
- * The notification makes every gateway instance drop the key from its cache on commit.
+ * The notification makes every gateway instance drop the key from its cache on commit; the
+ * session tokens the key minted are revoked with it.
  */
 export async function revokeKey(keyId: string, workspaceId?: string, onlyCreatedBy?: string): Promise<KeyView> {
   return db.$transaction(async (tx) => {
@@ -20,6 +22,7 @@ export async function revokeKey(keyId: string, workspaceId?: string, onlyCreated
     const row = found.revokedAt
       ? found
       : await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, include: KEY_CREATOR });
+    await revokeSessionsMintedBy(tx, [keyId]);
     await notify(tx, Channel.keyChanged, row.hash);
     return toKeyView(row);
   });
@@ -30,6 +33,7 @@ export async function revokeKeysCreatedBy(tx: Tx, workspaceId: string, userId: s
   const keys = await tx.apiKey.findMany({ where: { workspaceId, createdById: userId, revokedAt: null }, select: { id: true, hash: true } });
   if (!keys.length) return 0;
   await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { revokedAt: new Date() } });
+  await revokeSessionsMintedBy(tx, keys.map((k) => k.id));
   for (const k of keys) await notify(tx, Channel.keyChanged, k.hash);
   return keys.length;
 }

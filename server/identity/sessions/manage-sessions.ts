@@ -1,7 +1,7 @@
 // Listing and revoking sessions. A revocation NOTIFYs every instance, whose session cache drops
 // the session at once (and never keeps it past its max age when a notification is lost).
 import { z } from "zod";
-import { db } from "../../infra/db/client";
+import { db, type Tx } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
 import { toSessionView, type SessionView } from "./session-view";
@@ -64,4 +64,19 @@ export async function revokeSubject(workspaceId: string, subject: string, planId
     }
     return { object: "session.revocation", subject, revoked: alive.length };
   });
+}
+
+/**
+ * Revokes, in the caller's transaction, every alive session the given keys minted: a token must not
+ * outlive the revocation of the key that minted it (a leaked key is revoked with what it handed
+ * out). Every instance drops them from its cache on commit.
+ */
+export async function revokeSessionsMintedBy(tx: Tx, keyIds: string[]): Promise<number> {
+  if (!keyIds.length) return 0;
+  const alive = await tx.planSession.findMany({ where: { apiKeyId: { in: keyIds }, revokedAt: null, expiresAt: { gt: new Date() } }, select: { id: true } });
+  if (!alive.length) return 0;
+  await tx.planSession.updateMany({ where: { id: { in: alive.map((s) => s.id) } }, data: { revokedAt: new Date() } });
+  if (alive.length > 50) await notify(tx, Channel.sessionChanged, "*");
+  else for (const s of alive) await notify(tx, Channel.sessionChanged, s.id);
+  return alive.length;
 }

@@ -13,18 +13,21 @@ import { CLAIMS, type MintedSession, type MintSessionInput } from "./session-sch
 import { currentSigner, SIGNING_ALGORITHM } from "./signing-keys";
 
 /**
- * A key with a spend limit mints nothing (403 plan_not_allowed): what its tokens spend is billed
- * to the workspace under the plan's and the session's caps, not counted against the key's limit,
- * so a token would let the key's holder spend past it. Read from the database: minting writes a
- * row anyway, and a limit set a moment ago counts.
+ * What of the minting key bounds its tokens, read from the database (minting writes a row anyway,
+ * and a limit set a moment ago counts). A key with a spend limit mints nothing (403
+ * plan_not_allowed): what its tokens spend is billed to the workspace under the plan's and the
+ * session's caps, not counted against the key's limit, so a token would let the key's holder spend
+ * past it. Returns when the key expires (null: never, or no key), which its tokens may not outlive.
  */
-async function assertNoSpendLimit(minter: Minter): Promise<void> {
-  if (!minter.keyId) return;
-  const key = await db.apiKey.findUnique({ where: { id: minter.keyId }, select: { spendLimit: true } });
-  if (key?.spendLimit == null) return;
-  throw errors.planNotAllowed(
-    "This API key has a spend limit, which what session tokens spend does not count against: it may not mint them. Mint with a key without a spend limit, and bound the tokens with the plan's caps and spend_cap.",
-  );
+async function keyBounds(minter: Minter): Promise<Date | null> {
+  if (!minter.keyId) return null;
+  const key = await db.apiKey.findUnique({ where: { id: minter.keyId }, select: { spendLimit: true, expiresAt: true } });
+  if (key?.spendLimit != null) {
+    throw errors.planNotAllowed(
+      "This API key has a spend limit, which what session tokens spend does not count against: it may not mint them. Mint with a key without a spend limit, and bound the tokens with the plan's caps and spend_cap.",
+    );
+  }
+  return key?.expiresAt ?? null;
 }
 
 export async function mintSession(minter: Minter, input: MintSessionInput): Promise<MintedSession> {
@@ -33,7 +36,7 @@ export async function mintSession(minter: Minter, input: MintSessionInput): Prom
   const plan = find(await workspaceRules(minter.workspaceId)) ?? find(await rulesWithPlan(minter.workspaceId, input.plan));
   if (!plan) throw errors.invalidRequest(`No plan ${input.plan} in this workspace.`, "plan", "plan_not_found");
   assertMayMintFor(minter, plan);
-  await assertNoSpendLimit(minter);
+  const keyExpiresAt = await keyBounds(minter);
   const ttl = input.expires_in ?? plan.maxTtlSeconds;
   if (ttl > plan.maxTtlSeconds) {
     throw errors.invalidRequest(`expires_in may be at most ${plan.maxTtlSeconds} seconds under plan ${plan.name}.`, "expires_in", "invalid_value");
@@ -41,7 +44,8 @@ export async function mintSession(minter: Minter, input: MintSessionInput): Prom
   const signer = await currentSigner();
   const id = newId("sess");
   const issuedAt = Math.floor(Date.now() / 1000);
-  const expiresAt = issuedAt + ttl;
+  // A token never outlives the key that minted it.
+  const expiresAt = keyExpiresAt ? Math.min(issuedAt + ttl, Math.floor(keyExpiresAt.getTime() / 1000)) : issuedAt + ttl;
   await db.planSession.create({
     data: {
       id,
