@@ -162,11 +162,24 @@ async function serve(): Promise<void> {
     socket.resume();
   };
 
+  // A refused connection is logged at most once a minute: when every client comes through one
+  // load balancer or proxy that was not declared with TRUST_PROXY, the cap refuses them all.
+  let warnedAt = 0;
+  const refuseWithWarning = (socket: Socket) => {
+    if (Date.now() - warnedAt > 60_000) {
+      warnedAt = Date.now();
+      telemetry.log.warn(
+        `Connections from ${socket.remoteAddress} refused: MAX_CONNECTIONS_PER_IP (${perAddress}) reached. Behind a load balancer or reverse proxy, set TRUST_PROXY=true (or raise MAX_CONNECTIONS_PER_IP).`,
+      );
+    }
+    refuseConnection(socket);
+  };
+
   const { PORT: port, HOST: hostname } = env;
   if (group) {
     group.start(processes);
     const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
-    group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseConnection });
+    group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseWithWarning });
   } else {
     receiveConnections(adopt);
     // The first process is gone (killed): this one stops too, and the instance is started again by its supervisor.

@@ -45,3 +45,19 @@ export class ConnectionsPerAddress<Holder> {
     else this.total.delete(address);
   }
 }
+
+/**
+ * What a client address is counted as: an IPv4 address as it is (an IPv4-mapped IPv6 one as its
+ * IPv4 address), an IPv6 address by its /64 prefix, since one client (one home, one server) gets a
+ * whole /64 and could otherwise take a fresh address for every connection.
+ */
+export function addressKey(address: string): string {
+  if (!address.includes(":")) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail] = address.split("%")[0]!.toLowerCase().split("::");
+  const front = head ? head.split(":") : [];
+  const back = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}

@@ -11,7 +11,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
-import { ConnectionsPerAddress } from "./connections-per-address";
+import { addressKey, ConnectionsPerAddress } from "./connections-per-address";
 
 /** The message that carries a connection's socket to another process (with its address when counted). */
 export const CONNECTION = "gateway:connection";
@@ -91,7 +91,7 @@ export class ProcessGroup {
   private handOut(socket: Socket, adopt: (socket: Socket) => void): void {
     const counts = this.perAddress;
     // Read now: a socket's address is gone once it is closed, or handed over.
-    const address = counts ? (socket.remoteAddress ?? "") : undefined;
+    const address = counts ? addressKey(socket.remoteAddress ?? "") : undefined;
     if (counts && counts.full(address!)) return this.refuse!(socket);
     const here = () => {
       if (counts) {
@@ -138,8 +138,14 @@ export class ProcessGroup {
  */
 export function receiveConnections(adopt: (socket: Socket) => void): void {
   process.on("message", (message: { type?: string; address?: string } | null, socket?: Socket) => {
-    if (message?.type !== CONNECTION || !socket) return;
+    if (message?.type !== CONNECTION) return;
     const address = message.address;
+    // The handle is gone when the connection closed before it was passed on (node then sends the
+    // message alone): it is reported closed at once, or its address would stay counted.
+    if (!socket) {
+      if (address !== undefined && process.connected) process.send!({ type: CLOSED, address }, undefined, {}, () => undefined);
+      return;
+    }
     if (address !== undefined) {
       socket.once("close", () => {
         // Without a callback, a send on a closed channel (the first process is gone) would throw.

@@ -4,6 +4,7 @@
 // the proxy appended), in this process. A request over the cap is refused before it is served.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientIp } from "./client-ip.mjs";
+import { addressKey } from "./connections-per-address";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -11,7 +12,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export function capRequestsPerAddress(max: number, serve: Handler, refuse: (res: ServerResponse) => void): Handler {
   const inFlight = new Map<string, number>();
   return (req, res) => {
-    const address = clientIp(req, true);
+    const address = addressKey(clientIp(req, true));
     const n = inFlight.get(address) ?? 0;
     if (n >= max) return refuse(res);
     inFlight.set(address, n + 1);

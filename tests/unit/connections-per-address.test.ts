@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionsPerAddress } from "../../scripts/lib/connections-per-address";
+import { addressKey, ConnectionsPerAddress } from "../../scripts/lib/connections-per-address";
 
 describe("open connections per client address, over an instance's processes", () => {
   it("an address is full at the cap, whichever processes hold its connections; a close frees one slot", () => {
@@ -31,5 +31,18 @@ describe("open connections per client address, over an instance's processes", ()
     counts.add("10.0.0.1", "first");
     counts.remove("10.0.0.1", "second");
     expect(counts.full("10.0.0.1")).toBe(true);
+  });
+});
+
+describe("addressKey", () => {
+  it("counts an IPv4 address as it is, an IPv4-mapped one as its IPv4 address, and IPv6 by its /64", () => {
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    // Every address of one /64 is one client: a fresh address per connection gains nothing.
+    expect(addressKey("2001:db8:0:1::5")).toBe("2001:db8:0:1::/64");
+    expect(addressKey("2001:db8:0:1:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:0:1::/64");
+    expect(addressKey("2001:0DB8:0000:0001::")).toBe("2001:db8:0:1::/64");
+    expect(addressKey("2001:db8:0:2::5")).not.toBe(addressKey("2001:db8:0:1::5"));
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
   });
 });
