@@ -31,7 +31,8 @@ export function credentialOf(authorization: string | undefined, apiKey: string |
   if (authorization?.includes(",")) throw ambiguous("The request carries more than one Authorization header. Send exactly one credential.");
   if (apiKey?.includes(",")) throw ambiguous("The request carries more than one x-api-key header. Send exactly one credential.");
   const bearer = authorization?.trim() ? authorization : undefined;
-  const key = apiKey?.trim() || undefined;
+  // `x-api-key: x402` is the placeholder too (for Anthropic-format SDKs that insist on a key).
+  const key = apiKey?.trim() && apiKey.trim().toLowerCase() !== "x402" ? apiKey.trim() : undefined;
   if (!key) return bearer && !X402_PLACEHOLDER.test(bearer) ? bearer : null;
   if (bearer && !X402_PLACEHOLDER.test(bearer) && bearer.match(/^Bearer\s+(\S+)\s*$/i)?.[1] !== key) {
     throw ambiguous("The Authorization and x-api-key headers name different credentials. Send exactly one.");

@@ -42,8 +42,13 @@ export function fullUsage(usage: OpenAIUsage | null | undefined): Json {
 /** The service tiers an answer may name (OpenAI's, less the request-only `fast`). */
 export const SERVICE_TIERS = ["auto", "default", "flex", "scale", "priority"] as const;
 
-/** A fingerprint for nodes that send none: stable per model, as a node's is per configuration. */
-const fingerprintOf = (modelId: string) => `fp_${createHash("sha256").update(modelId).digest("hex").slice(0, 10)}`;
+/** A fingerprint for nodes that send none: stable per model, as a node's is per configuration (made once per model). */
+const fingerprints = new Map<string, string>();
+function fingerprintOf(modelId: string): string {
+  let fp = fingerprints.get(modelId);
+  if (!fp) fingerprints.set(modelId, (fp = `fp_${createHash("sha256").update(modelId).digest("hex").slice(0, 10)}`));
+  return fp;
+}
 
 /** A token's logprob with every field OpenAI's has (`bytes` null, no alternatives, when the node gave none). */
 function tokenLogprob(t: Json, top: boolean): Json {

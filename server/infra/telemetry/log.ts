@@ -17,7 +17,9 @@ const REDACT = [
   "secret",
   "token",
   '["payment-signature"]',
+  '["x-api-key"]',
   "headers.authorization",
+  'headers["x-api-key"]',
   "headers.cookie",
   'headers["payment-signature"]',
 ];
