@@ -58,6 +58,9 @@ describe("address policy", () => {
     // NAT64 carries its IPv4 address in the last 32 bits.
     ["64:ff9b::a9fe:a9fe", "link-local"],
     ["64:ff9b::127.0.0.1", "loopback"],
+    // Local-use NAT64 reaches the operator's own IPv4 network; the 6to4 relay anycast is a tunnel.
+    ["64:ff9b:1::a00:1", "private"],
+    ["192.88.99.1", "reserved"],
     // IPv4-compatible and 6to4 tunnel to an IPv4 address of their own.
     ["::127.0.0.1", "reserved"],
     ["2002:7f00:1::1", "reserved"],

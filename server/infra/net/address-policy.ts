@@ -20,6 +20,8 @@ const REFUSED: readonly (readonly [AddressKind, string])[] = [
   ["reserved", "192.0.0.0/24"],
   ["reserved", "192.0.2.0/24"],
   ["private", "192.168.0.0/16"],
+  // The 6to4 relay anycast (deprecated): a tunnel, not a destination.
+  ["reserved", "192.88.99.0/24"],
   ["reserved", "198.18.0.0/15"],
   ["reserved", "198.51.100.0/24"],
   ["reserved", "203.0.113.0/24"],
@@ -33,6 +35,8 @@ const REFUSED: readonly (readonly [AddressKind, string])[] = [
   ["reserved", "2002::/16"],
   ["reserved", "2001::/32"],
   ["reserved", "100::/64"],
+  // Local-use NAT64 (RFC 8215): translated to IPv4 addresses of the operator's own network.
+  ["private", "64:ff9b:1::/48"],
   ["reserved", "2001:db8::/32"],
   ["private", "fc00::/7"],
   ["link-local", "fe80::/10"],
