@@ -1,5 +1,5 @@
 // Schemas of the JSON answers of /v1, as the API reference (part 2) and what the services build
-// give them. They document the contract (the OpenAPI document, openapi.ts) and the API tests
+// give them. They document the contract (the OpenAPI document, openapi/index.ts) and the API tests
 // validate every answer against that document.
 //
 // Convention: `z.object` / `z.strictObject` is an object the gateway builds itself, with exactly

@@ -1,5 +1,5 @@
-// The one transport-neutral error type of the gateway. Services throw it; server/http maps it to
-// the OpenAI error body and status, server/trpc to a tRPC error. Nothing else decides a status.
+// The one transport-neutral error type of the gateway. Services throw it; server/transport/error-adapter.ts
+// maps it to the OpenAI error body and status, server/trpc/init.ts to a tRPC error. Nothing else decides a status.
 
 export type ErrorType =
   | "invalid_request_error"

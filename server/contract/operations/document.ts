@@ -1,5 +1,5 @@
 // The contract's own description: the OpenAPI 3.1 document, built from the declarations
-// (openapi.ts) and served like any operation, without a credential.
+// (openapi/index.ts) and served like any operation, without a credential.
 import { z } from "zod";
 import { operation } from "../operation";
 import { ZOpenApiDocument } from "../outputs";

@@ -59,7 +59,7 @@ export async function videoContent(ctx: CallContext, req: VideoContentRequest): 
       headers: { "content-range": `bytes */${info.size}` },
     });
   }
-  // Sent as Content-Length by the gateway's server (scripts/gateway-server.mjs).
+  // Sent as Content-Length by the gateway's server (scripts/gateway-server.ts).
   const body = await store.stream(job.contentKey!, range ?? undefined);
   if (!body) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
   if (range) {
