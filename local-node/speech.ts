@@ -68,8 +68,14 @@ export async function speech(req: IncomingMessage, res: ServerResponse): Promise
   const exited = new Promise<number>((resolve) => ffmpeg.once("close", (code) => resolve(code ?? 1)));
   const write = (pcm: Buffer) =>
     new Promise<void>((resolve) => {
-      if (ffmpeg.stdin.destroyed || ffmpeg.stdin.write(pcm)) resolve();
-      else ffmpeg.stdin.once("drain", resolve).once("close", resolve);
+      if (ffmpeg.stdin.destroyed || ffmpeg.stdin.write(pcm)) return resolve();
+      // Whichever comes first takes the other listener off: left on, every wait on a long text
+      // would add a "close" listener to ffmpeg's stdin.
+      const done = () => {
+        ffmpeg.stdin.off("drain", done).off("close", done);
+        resolve();
+      };
+      ffmpeg.stdin.once("drain", done).once("close", done);
     });
   try {
     await synthesize(request.input, { voice: request.voice, wpm, signal }, write);
