@@ -57,11 +57,7 @@ export async function revokeSession(workspaceId: string, id: string, planId: str
 export async function revokeSubject(workspaceId: string, subject: string, planId: string | null = null): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
   return db.$transaction(async (tx) => {
     const alive = await tx.planSession.findMany({ where: { workspaceId, subject, revokedAt: null, ...(planId ? { planId } : {}) }, select: { id: true } });
-    if (alive.length) {
-      await tx.planSession.updateMany({ where: { id: { in: alive.map((s) => s.id) } }, data: { revokedAt: new Date() } });
-      if (alive.length > 50) await notify(tx, Channel.sessionChanged, "*");
-      else for (const s of alive) await notify(tx, Channel.sessionChanged, s.id);
-    }
+    await revokeAlive(tx, alive);
     return { object: "session.revocation", subject, revoked: alive.length };
   });
 }
@@ -74,9 +70,14 @@ export async function revokeSubject(workspaceId: string, subject: string, planId
 export async function revokeSessionsMintedBy(tx: Tx, keyIds: string[]): Promise<number> {
   if (!keyIds.length) return 0;
   const alive = await tx.planSession.findMany({ where: { apiKeyId: { in: keyIds }, revokedAt: null, expiresAt: { gt: new Date() } }, select: { id: true } });
-  if (!alive.length) return 0;
+  await revokeAlive(tx, alive);
+  return alive.length;
+}
+
+/** Marks sessions revoked and tells every instance (one notification for all when there are many). */
+async function revokeAlive(tx: Tx, alive: { id: string }[]): Promise<void> {
+  if (!alive.length) return;
   await tx.planSession.updateMany({ where: { id: { in: alive.map((s) => s.id) } }, data: { revokedAt: new Date() } });
   if (alive.length > 50) await notify(tx, Channel.sessionChanged, "*");
   else for (const s of alive) await notify(tx, Channel.sessionChanged, s.id);
-  return alive.length;
 }
