@@ -1,5 +1,6 @@
 // The gauges read when metrics are scraped: node health, breakers and load, the video job queue
-// and the usage writer's lag. Registered once per gateway process (scripts/gateway-server.ts).
+// and the usage writer's lag. Registered once per gateway process
+// (server/transport/node/gateway-server.ts).
 import { env } from "./infra/env";
 import { observedGauge } from "./infra/telemetry/metrics";
 import { logFor } from "./infra/telemetry/log";

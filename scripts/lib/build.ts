@@ -38,17 +38,18 @@ export function serverBundle(distDir: string): string {
 }
 
 /**
- * Bundles scripts/gateway-server.ts and the server modules it loads into ES modules (packages
- * stay in node_modules). The gateway's processes then run plain JavaScript: no TypeScript loader,
- * no second copy of every module transformed in memory at run time. What the server imports
- * lazily is a chunk of its own (Next.js, loaded by the first request for the dashboard).
+ * Bundles server/transport/node/gateway-server.ts and the server modules it loads into ES modules
+ * (packages stay in node_modules). The gateway's processes then run plain JavaScript: no
+ * TypeScript loader, no second copy of every module transformed in memory at run time. What the
+ * server imports lazily is a chunk of its own (Next.js, loaded by the first request for the
+ * dashboard).
  * Files are rewritten only when they changed; the entry last, by rename.
  */
 async function bundleServer(distDir: string): Promise<void> {
   const entry = serverBundle(distDir);
   const outdir = path.dirname(entry);
   const result = await build({
-    entryPoints: { "gateway-server": path.join(projectRoot, "scripts", "gateway-server.ts") },
+    entryPoints: { "gateway-server": path.join(projectRoot, "server", "transport", "node", "gateway-server.ts") },
     outdir,
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunk-[hash]",

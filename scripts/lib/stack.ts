@@ -167,7 +167,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         opts.log("The gateway server is back");
       },
     });
-    // It drains for SHUTDOWN_DRAIN_MS on SIGTERM before it exits (scripts/gateway-server.ts).
+    // It drains for SHUTDOWN_DRAIN_MS on SIGTERM before it exits (server/transport/node/gateway-server.ts).
     track({ current: gateway.current, stop: () => gateway.stop(env.SHUTDOWN_DRAIN_MS + 10_000) });
     await waitForHttp(`${baseUrl}/health`, gateway.current());
     return { baseUrl, databaseUrl, databaseDir: pg?.dir ?? null, localNodeUrl, demo, x402Wallet, secret, stop };

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { clientIp } from "../../scripts/lib/client-ip.mjs";
+import { clientIp } from "../../server/transport/node/client-ip";
 
 const req = (forwarded: string | undefined, peer = "10.0.0.1") =>
   ({ headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded }, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;

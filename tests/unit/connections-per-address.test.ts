@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressKey, ConnectionsPerAddress } from "../../scripts/lib/connections-per-address";
+import { addressKey, ConnectionsPerAddress } from "../../server/transport/node/connections-per-address";
 
 describe("open connections per client address, over an instance's processes", () => {
   it("an address is full at the cap, whichever processes hold its connections; a close frees one slot", () => {

@@ -1,8 +1,8 @@
 // Metrics of every process of a gateway instance as one. The first process (which hands the
-// connections out, scripts/gateway-server.ts) asks each other process for its figures over IPC
-// and aggregates them with its own (prom-client's AggregatorRegistry.aggregate: counters and
-// histograms summed, each gauge as it says); another process asked for /metrics gets that
-// aggregate from the first. A process alone answers with its own.
+// connections out, server/transport/node/gateway-server.ts) asks each other process for its
+// figures over IPC and aggregates them with its own (prom-client's AggregatorRegistry.aggregate:
+// counters and histograms summed, each gauge as it says); another process asked for /metrics gets
+// that aggregate from the first. A process alone answers with its own.
 import type { ChildProcess } from "node:child_process";
 import { AggregatorRegistry, register } from "prom-client";
 import { metrics, processMetrics } from "./metrics";

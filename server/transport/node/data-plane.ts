@@ -1,6 +1,6 @@
 // The node:http host of the dispatcher: /v1 and /health answered without Next.js's per-request
-// pipeline. `npm start` runs it in every gateway process (scripts/gateway-server.ts); every other
-// path goes to Next.js.
+// pipeline. `npm start` runs it in every gateway process (gateway-server.ts); every other path
+// goes to Next.js.
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { posix } from "node:path";
@@ -159,9 +159,9 @@ const tooManyConnections = (what: string) =>
 
 /**
  * A new connection from an address that holds MAX_CONNECTIONS_PER_IP open connections already
- * (scripts/lib/process-group.ts): answered 429 too_many_connections at once, whatever it sends,
- * then closed. What the client sends meanwhile is read and dropped, so that the close does not
- * reset the connection before the client read the answer.
+ * (process-group.ts): answered 429 too_many_connections at once, whatever it sends, then closed.
+ * What the client sends meanwhile is read and dropped, so that the close does not reset the
+ * connection before the client read the answer.
  */
 export function refuseConnection(socket: Socket): void {
   socket.on("error", () => socket.destroy()); // a client gone already: nothing to tell

@@ -1,8 +1,9 @@
 // The client's address, for sign-in throttling: the peer's, or behind one trusted reverse proxy
 // (trustProxy) the last X-Forwarded-For entry, the one that proxy appended. Never an address a
 // client can choose.
-/** @param {import("node:http").IncomingMessage} req @param {boolean} trustProxy @returns {string} */
-export function clientIp(req, trustProxy) {
+import type { IncomingMessage } from "node:http";
+
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   const forwarded = trustProxy
     ? String(req.headers["x-forwarded-for"] ?? "")
         .split(",")

@@ -3,7 +3,7 @@
 // the requests in flight of each forwarded client address (the last X-Forwarded-For entry, the one
 // the proxy appended), in this process. A request over the cap is refused before it is served.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientIp } from "./client-ip.mjs";
+import { clientIp } from "./client-ip";
 import { addressKey } from "./connections-per-address";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

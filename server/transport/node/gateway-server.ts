@@ -1,14 +1,15 @@
 // The gateway's HTTP server, as `npm start` runs it: on every core (WEB_CONCURRENCY processes,
 // default the number of cores, one port). The first process accepts the connections and hands
-// them out in turn to itself and the others (scripts/lib/process-group.ts); each serves /v1 and
-// /health from the lean node:http data plane over the contract, and every other path (the
-// dashboard, /api/*) from Next.js.
+// them out in turn to itself and the others (process-group.ts); each serves /v1 and /health from
+// the lean node:http data plane over the contract (data-plane.ts), and every other path (the
+// dashboard, /api/*) from Next.js. The build bundles it into <build folder>/gateway/gateway-server.mjs
+// (scripts/lib/build.ts), which is what runs.
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { availableParallelism } from "node:os";
-import { clientIp } from "./lib/client-ip.mjs";
-import { ProcessGroup, READY, receiveConnections } from "./lib/process-group";
-import { capRequestsPerAddress } from "./lib/requests-per-address";
+import { clientIp } from "./client-ip";
+import { ProcessGroup, READY, receiveConnections } from "./process-group";
+import { capRequestsPerAddress } from "./requests-per-address";
 
 // Read without the server's env module (and zod), which the serving code loads below.
 function wholeNumber(name: string, fallback: string): number {
@@ -42,8 +43,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 async function startNext(): Promise<Handler> {
   const [{ default: next }, { env }, { PROXY_HEADERS }] = await Promise.all([
     import("next"),
-    import("../server/infra/env"),
-    import("../server/transport/node/data-plane"),
+    import("../../infra/env"),
+    import("./data-plane"),
   ]);
   const { PORT: port, HOST: hostname } = env;
   // Started with the project root as its working directory (spawnGateway), from a bundle in the build folder.
@@ -87,11 +88,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 
 async function serve(): Promise<void> {
   const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
-    import("../server/infra/env"),
-    import("../server/transport/node/data-plane"),
-    import("../server/ledger/credit-leases"),
-    import("../server/ledger/usage-writer"),
-    import("../server/background"),
+    import("../../infra/env"),
+    import("./data-plane"),
+    import("../../ledger/credit-leases"),
+    import("../../ledger/usage-writer"),
+    import("../../background"),
     loadTelemetry(),
   ]);
   const { startBackground, stopBackground, startSpoolReplay } = background;
@@ -230,13 +231,13 @@ async function serve(): Promise<void> {
 /** Metrics, traces and logs of a serving process. */
 async function loadTelemetry() {
   const [{ registerCollectors }, { metrics }, { listenForMetrics }, tracing, { serveMetrics }, { logger }, instance] = await Promise.all([
-    import("../server/telemetry-collectors"),
-    import("../server/infra/telemetry/metrics"),
-    import("../server/infra/telemetry/metrics-port"),
-    import("../server/infra/telemetry/tracing"),
-    import("../server/transport/node/metrics-endpoint"),
-    import("../server/infra/telemetry/log"),
-    import("../server/infra/telemetry/instance-metrics"),
+    import("../../telemetry-collectors"),
+    import("../../infra/telemetry/metrics"),
+    import("../../infra/telemetry/metrics-port"),
+    import("../../infra/telemetry/tracing"),
+    import("./metrics-endpoint"),
+    import("../../infra/telemetry/log"),
+    import("../../infra/telemetry/instance-metrics"),
   ]);
   const log = logger();
   return {

@@ -1,3 +1,0 @@
-import type { IncomingMessage } from "node:http";
-
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string;
