@@ -7,8 +7,8 @@ import { UptoEvmScheme } from "@x402/evm/upto/client";
 import { createPublicClient, erc20Abi, http, type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { db } from "../server/infra/db/client";
-import { startAnvil, type Anvil } from "../server/infra/chain/anvil";
-import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "../server/infra/chain/deploy-local";
+import { startAnvil, type Anvil } from "../scripts/lib/chain/anvil";
+import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "../scripts/lib/chain/deploy-local";
 import { money, type Money } from "../server/kernel/money";
 import { x402EnvOf } from "../scripts/lib/x402-local";
 

@@ -1,12 +1,12 @@
 // X402_NETWORK=local: a dev chain (anvil) beside the gateway, with a USDC-like token, Permit2 and
-// the x402 proxies at their canonical addresses and a funded demo payer (server/infra/chain). The
+// the x402 proxies at their canonical addresses and a funded demo payer (scripts/lib/chain/). The
 // gateway's processes get the chain's settings as their x402 environment; the demo wallet is
 // written to DATA_DIR/x402-local.json for `npm run cli -- x402 demo-wallet`. The chain's state is
 // kept in DATA_DIR/chain-state.json between starts, so balances and past payments stay on it.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startAnvil, type Anvil } from "../../server/infra/chain/anvil";
-import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "../../server/infra/chain/deploy-local";
+import { startAnvil, type Anvil } from "./chain/anvil";
+import { deployLocalX402, LOCAL_CHAIN_ID, type LocalX402Chain } from "./chain/deploy-local";
 
 export type DemoWallet = { network: string; chainId: number; rpcUrl: string; asset: string; payTo: string; payerPrivateKey: string; payer: string };
 

@@ -17,8 +17,8 @@ import { ExactEvmScheme as ExactFacilitatorScheme } from "@x402/evm/exact/facili
 import { UptoEvmScheme as UptoClientScheme } from "@x402/evm/upto/client";
 import { UptoEvmScheme as UptoFacilitatorScheme } from "@x402/evm/upto/facilitator";
 import { UptoEvmScheme as UptoServerScheme } from "@x402/evm/upto/server";
-import { startAnvil, type Anvil } from "../../server/infra/chain/anvil";
-import { anvilAccount, deployLocalX402, localChainArtifacts, PAYER_MINT_ATOMIC, type LocalX402Chain } from "../../server/infra/chain/deploy-local";
+import { startAnvil, type Anvil } from "../../scripts/lib/chain/anvil";
+import { anvilAccount, deployLocalX402, localChainArtifacts, PAYER_MINT_ATOMIC, type LocalX402Chain } from "../../scripts/lib/chain/deploy-local";
 
 let anvil: Anvil;
 let chain: LocalX402Chain;

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { freePort } from "../net/free-port";
+import { freePort } from "../../../server/infra/net/free-port";
 
 export type AnvilOptions = {
   /** Port on 127.0.0.1; a free one by default. */

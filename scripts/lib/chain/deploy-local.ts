@@ -43,7 +43,7 @@ import {
 } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { getDefaultAsset, PERMIT2_ADDRESS, x402ExactPermit2ProxyAddress, x402UptoPermit2ProxyAddress } from "@x402/evm";
-import { projectRoot } from "../paths";
+import { projectRoot } from "../../../server/infra/paths";
 
 export type LocalX402Chain = {
   rpcUrl: string;
