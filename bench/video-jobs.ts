@@ -13,7 +13,7 @@ import path from "node:path";
 import { db } from "../server/infra/db/client";
 import { freePort } from "../server/infra/net/free-port";
 import { projectRoot } from "../server/infra/paths";
-import { createWorkspace } from "../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../server/onboarding/create-workspace";
 import { startStack } from "../scripts/lib/stack";
 
 const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 100);

@@ -7,7 +7,7 @@ import { db } from "../server/infra/db/client";
 import type { Role } from "../server/generated/prisma/enums";
 import { newRequestId } from "../server/transport/respond";
 import { createCaller, type Caller } from "../server/trpc/root";
-import { createWorkspace } from "../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../server/onboarding/create-workspace";
 
 export async function newUser(opts: { operator?: boolean; name?: string } = {}) {
   const email = `user-${randomBytes(6).toString("hex")}@example.test`;

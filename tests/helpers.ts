@@ -1,7 +1,7 @@
 // Fixtures: each test makes its own workspace and keys (nothing shared but the server).
 import OpenAI from "openai";
 import { inject } from "vitest";
-import { createWorkspace } from "../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../server/onboarding/create-workspace";
 
 export const baseUrl = () => inject("baseUrl");
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ensureBuilt } from "../../scripts/lib/build";
 import { startStack, type Stack } from "../../scripts/lib/stack";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { freePort } from "../../server/infra/net/free-port";
 import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { registerNode } from "../../server/routing/nodes/register-node";

@@ -1,5 +1,5 @@
 import { addCredits, ZAddCreditsInput } from "../../server/ledger/add-credits";
-import { createWorkspace, ZCreateWorkspaceInput } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace, ZCreateWorkspaceInput } from "../../server/onboarding/create-workspace";
 import { getWorkspace, listWorkspaces } from "../../server/identity/workspaces/get-workspace";
 import { setWorkspaceLimits, ZWorkspaceLimits } from "../../server/identity/plans/manage-plans";
 import { parse, required, type Command } from "./args";

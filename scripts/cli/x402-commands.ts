@@ -2,7 +2,7 @@
 // wallet of the local dev chain (`X402_NETWORK=local npm start`). Amounts are exact decimals: USD
 // for revenue, atomic units of the asset for payments.
 import { dataDir } from "../../server/infra/db/data-dir";
-import { x402Revenue, type PaymentRow, type X402Overview } from "../../server/payments/x402/revenue";
+import { x402Revenue, type PaymentRow, type X402Overview } from "../../server/admission/x402/revenue";
 import { readDemoWallet } from "../lib/x402-local";
 import { parse, UsageError, type Command } from "./args";
 import { wholeNumber } from "./flag-values";

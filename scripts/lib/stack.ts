@@ -22,7 +22,7 @@ import { db } from "../../server/infra/db/client";
 import { registerNode } from "../../server/routing/nodes/register-node";
 import { localSecret, useSecret } from "../../server/infra/secret-box";
 import { freePort } from "../../server/infra/net/free-port";
-import { ensureDemoWorkspace } from "../../server/identity/workspaces/demo-workspace";
+import { ensureDemoWorkspace } from "../../server/onboarding/demo-workspace";
 import { ensureBuilt } from "./build";
 import { spawnGateway, spawnLocalNode, supervise, waitForHttp, type Child } from "./processes";
 import type { DemoWallet } from "./x402-local";

@@ -1,10 +1,13 @@
 // One /v1 operation, declared once as data that no transport owns: where it lives (method,
 // path), where its input comes from, its zod input and output schemas, who may call it and how
-// it is priced, and the service that does the work. The tRPC procedure, the dispatcher behind
-// both HTTP hosts and the OpenAPI document are all derived from these declarations.
+// it is priced, and the service that does the work (which, for a call to a model, returns the
+// model call that the pipeline admits and runs). The pipeline behind both HTTP hosts and the
+// tRPC procedures, the route table and the OpenAPI document are all derived from these declarations.
 import type { z } from "zod";
 import type { KeyPermission } from "../identity/keys/permissions";
 import type { CallContext, Principal } from "../identity/principal";
+import type { CallOutcome } from "../kernel/call-outcome";
+import type { X402Use } from "../admission/x402/principal";
 import type { ErrorStatus } from "./errors";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
@@ -38,7 +41,8 @@ export type Produces =
   | { kind: "binary"; mediaTypes: readonly string[]; jsonToo?: boolean };
 
 export type { CallContext };
-export type AnyContext = { requestId: string; principal: Principal | null };
+/** The context of an operation that needs no credential: the principal is there when the caller sent one. */
+export type AnyContext = { requestId: string; principal: Principal | null; outcome: CallOutcome };
 
 type ContextOf<T extends Tier> = T extends "none" ? AnyContext : CallContext;
 
@@ -85,7 +89,7 @@ export type Operation<
    * (`upto`); `read` for what x402 callers may read without paying (the catalog, a video job they
    * paid for, by its id).
    */
-  x402?: "exact" | "upto" | "read";
+  x402?: X402Use;
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;
 };
 

@@ -1,5 +1,8 @@
-// The one transport-neutral error type of the gateway. Services throw it; server/transport/error-adapter.ts
-// maps it to the OpenAI error body and status, server/trpc/init.ts to a tRPC error. Nothing else decides a status.
+// The one transport-neutral error type of the gateway. Services throw it; the transports' one error
+// adapter (server/transport/error-adapter.ts) answers it with the OpenAI error body, its status and
+// the headers its typed `detail` implies; the dashboard's tRPC edge (server/trpc/init.ts) sends it
+// as the tRPC error of the same status. Nothing else decides a status.
+import type { PaymentRequired } from "@x402/core/types";
 
 export type ErrorType =
   | "invalid_request_error"
@@ -11,13 +14,25 @@ export type ErrorType =
   | "rate_limit_error"
   | "server_error";
 
+/** What a refusal tells the client beside its body, as values (the transport writes the headers). */
+export type ErrorDetail = {
+  /** When a retry may succeed: seconds, or an upstream's own Retry-After value passed on. */
+  retryAfter?: number | string;
+  /** x402: what the call accepts as payment (PAYMENT-REQUIRED). */
+  paymentRequired?: PaymentRequired;
+  /** 416: the size of the content the range missed (Content-Range: bytes *\/size). */
+  contentSize?: number;
+  /** 405: the methods the path has (Allow). */
+  allow?: readonly string[];
+};
+
 export type GatewayErrorInit = {
   status: number;
   code: string;
   message: string;
   type?: ErrorType;
   param?: string | null;
-  headers?: Record<string, string>;
+  detail?: ErrorDetail;
   cause?: unknown;
 };
 
@@ -26,7 +41,7 @@ export class GatewayError extends Error {
   readonly code: string;
   readonly type: ErrorType;
   readonly param: string | null;
-  readonly headers: Record<string, string>;
+  readonly detail: ErrorDetail;
 
   constructor(init: GatewayErrorInit) {
     super(init.message, { cause: init.cause });
@@ -35,7 +50,7 @@ export class GatewayError extends Error {
     this.code = init.code;
     this.type = init.type ?? defaultType(init.status);
     this.param = init.param ?? null;
-    this.headers = init.headers ?? {};
+    this.detail = init.detail ?? {};
   }
 }
 
@@ -89,17 +104,18 @@ export const errors = {
   /** A spend cap of a key, an end user (subject) or a session is reached: distinct from an empty balance. */
   budgetExceeded: (message: string) => new GatewayError({ status: 402, code: "budget_exceeded", type: "insufficient_quota", message }),
   /**
-   * x402: the call must be paid, or its payment was refused; `PAYMENT-REQUIRED` (in `headers`)
+   * x402: the call must be paid, or its payment was refused; `accepts` (sent as PAYMENT-REQUIRED)
    * says what it accepts. `invalid_payment`: the PAYMENT-SIGNATURE header cannot be read at all.
    */
-  paymentRequired: (message: string, headers: Record<string, string>) =>
-    new GatewayError({ status: 402, code: "payment_required", type: "insufficient_quota", message, headers }),
+  paymentRequired: (message: string, accepts: PaymentRequired) =>
+    new GatewayError({ status: 402, code: "payment_required", type: "insufficient_quota", message, detail: { paymentRequired: accepts } }),
   invalidPayment: (message: string) => new GatewayError({ status: 402, code: "invalid_payment", type: "invalid_request_error", message }),
   /** x402: the facilitator could not be asked; nothing was served or charged. */
   facilitatorUnavailable: (cause: unknown) =>
     new GatewayError({ status: 503, code: "facilitator_unavailable", message: "The payment facilitator cannot be reached; nothing was charged. Retry later.", cause }),
-  rateLimited: (message: string, headers: Record<string, string>) =>
-    new GatewayError({ status: 429, code: "rate_limit_exceeded", type: "rate_limit_error", message, headers }),
+  /** The caller's own rate limit; the limits' state goes with the call's outcome (kernel/call-outcome.ts). */
+  rateLimited: (message: string, retryAfterSeconds: number) =>
+    new GatewayError({ status: 429, code: "rate_limit_exceeded", type: "rate_limit_error", message, detail: { retryAfter: retryAfterSeconds } }),
   /** Session tokens: 401s of their own, so an app knows to mint a new token rather than fix a key. */
   tokenExpired: () => new GatewayError({ status: 401, code: "token_expired", message: "The session token has expired. Mint a new one." }),
   invalidToken: (message: string) => new GatewayError({ status: 401, code: "invalid_token", message }),

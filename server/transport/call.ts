@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import type { BinaryBody } from "../kernel/binary-body";
 import type { CallObservation } from "./call-observation";
+import type { CallOutcome } from "../kernel/call-outcome";
 
 export type IncomingCall = {
   method: string;
@@ -30,8 +31,8 @@ export type Reply = (
       events: AsyncIterable<string>;
       named: boolean;
       done: boolean;
-      /** Whole frames written after the stream's end (after [DONE]), as they stand when it ends. */
-      trailers?: string[];
+      /** What the call produced beside its answer, read when the stream ends: its frames follow the last event (after [DONE]). */
+      outcome?: CallOutcome;
     }
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
 ) & {

@@ -1,10 +1,12 @@
-// The ONE mapping from failures to the OpenAI error body and HTTP status.
+// The ONE mapping from failures to the OpenAI error body, HTTP status and headers, and the one
+// place an unexpected failure becomes `internal_error` (logged with the request id, never shown).
 import { TRPCError } from "@trpc/server";
 import { GatewayError } from "../kernel/errors";
 import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import type { Reply } from "./call";
 import { logFor } from "../infra/telemetry/log";
+import { detailHeaders } from "./outcome-headers";
 
 const log = logFor("http");
 
@@ -33,23 +35,28 @@ export function errorBody(err: GatewayError): OpenAIErrorBody {
   return { error: { code: err.code, message: err.message, param: err.param, type: err.type } };
 }
 
-/** A failure as a GatewayError; unexpected errors are logged with the request id, never shown. */
-function reportable(err: unknown, requestId: string): GatewayError {
+/**
+ * A failure as a GatewayError; an unexpected one is logged with the request id and answered as
+ * `internal_error` (`streaming`: it broke a stream off after its first event).
+ */
+export function reportable(err: unknown, requestId: string, streaming = false): GatewayError {
   const known = toGatewayError(err);
   if (known) return known;
-  log.error({ err, requestId }, "internal error");
+  log.error({ err, requestId }, streaming ? "stream failed" : "internal error");
   return new GatewayError({
     status: 500,
     code: "internal_error",
     type: "server_error",
-    message: `The gateway had an error while processing your request. Quote request id ${requestId} when reporting it.`,
+    message: streaming
+      ? `The gateway failed while streaming (request id ${requestId}).`
+      : `The gateway had an error while processing your request. Quote request id ${requestId} when reporting it.`,
   });
 }
 
 /** The answer for a failure, for the dispatcher's hosts. */
 export function errorReply(err: unknown, requestId: string): Extract<Reply, { kind: "json" }> {
   const e = reportable(err, requestId);
-  return { kind: "json", status: e.status, headers: { "content-type": "application/json", "x-request-id": requestId, ...e.headers }, body: JSON.stringify(errorBody(e)) };
+  return { kind: "json", status: e.status, headers: { "content-type": "application/json", "x-request-id": requestId, ...detailHeaders(e.detail) }, body: JSON.stringify(errorBody(e)) };
 }
 
 /** The same, as a web Response (dashboard route handlers). */

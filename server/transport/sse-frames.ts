@@ -1,9 +1,7 @@
 // The bytes of server-sent events, shared by both hosts.
-import { GatewayError } from "../kernel/errors";
-import { errorBody, toGatewayError } from "./error-adapter";
-import { logFor } from "../infra/telemetry/log";
-
-const log = logFor("http");
+import type { CallOutcome } from "../kernel/call-outcome";
+import { errorBody, reportable } from "./error-adapter";
+import { outcomeFrames } from "./outcome-headers";
 
 export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
 
@@ -20,15 +18,13 @@ export function eventFrame(payload: string, named: boolean): Buffer {
 
 /** A failure after the stream started: a frame holding the error object. */
 export function errorFrame(err: unknown, requestId: string): Buffer {
-  const known = toGatewayError(err);
-  if (!known) log.error({ err, requestId }, "stream failed");
-  const failure = known ?? new GatewayError({ status: 500, code: "internal_error", type: "server_error", message: `The gateway failed while streaming (request id ${requestId}).` });
-  return Buffer.from(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
+  return Buffer.from(`data: ${JSON.stringify(errorBody(reportable(err, requestId, true)))}\n\n`);
 }
 
-/** What follows a stream's last event: [DONE] when the stream has one, then its trailers. */
-export function endFrames(reply: { done: boolean; trailers?: string[] }): Buffer | undefined {
-  const frames = reply.trailers?.length ? Buffer.from(reply.trailers.join("")) : null;
+/** What follows a stream's last event: [DONE] when the stream has one, then the frames of the call's outcome (an x402 payment receipt). */
+export function endFrames(reply: { done: boolean; outcome?: CallOutcome }): Buffer | undefined {
+  const text = outcomeFrames(reply.outcome);
+  const frames = text ? Buffer.from(text) : null;
   if (!frames) return reply.done ? DONE_FRAME : undefined;
   return reply.done ? Buffer.concat([DONE_FRAME, frames]) : frames;
 }

@@ -1,12 +1,11 @@
-// tRPC: context, procedure tiers and the error formatter. The procedures behind /v1 and the
-// dashboard are the same; only how the caller is authenticated differs: /v1 resolves an API key
-// to a principal, /api/trpc resolves the next-auth session (and the workspace the dashboard is
-// showing, from the `x-workspace-id` header) to a user and a `user` principal.
+// tRPC: context, the dashboard's procedure kinds and the error formatter. /api/trpc resolves the
+// next-auth session (and the workspace the dashboard is showing, from the `x-workspace-id` header)
+// to a user and a `user` principal. The /v1 operations are procedures here too
+// (contract-procedures.ts), run by the same pipeline function as the /v1 hosts; a GatewayError
+// becomes a tRPC error of its status only here, at tRPC's edge.
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { Access } from "../identity/access";
 import type { Principal } from "../identity/principal";
 import type { SessionUser } from "../identity/users/session-user";
-import type { CallObserver } from "../kernel/call-observer";
 import { errors, GatewayError } from "../kernel/errors";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import { trpcCodeFor } from "./error-codes";
@@ -15,16 +14,8 @@ import { can, type Permission } from "../identity/workspaces/permissions";
 export type Context = {
   requestId: string;
   principal: Principal | null;
-  /** The signed-in dashboard user; null for a dashboard request without a session; absent for API-key callers (/v1). */
+  /** The signed-in dashboard user; null for a dashboard request without a session. */
   user?: SessionUser | null;
-  /** Headers the /v1 answer carries whatever its outcome (rate limits); set by the dispatcher. */
-  answerHeaders?: Record<string, string>;
-  /** What the /v1 caller may do, resolved once by the dispatcher (identity/access.ts). */
-  access?: Promise<Access>;
-  /** Frames a /v1 stream ends with (an x402 settlement); set by the dispatcher. */
-  trailers?: string[];
-  /** The /v1 request's telemetry; set by the dispatcher. */
-  observer?: CallObserver;
 };
 
 const t = initTRPC.context<Context>().create({
@@ -44,8 +35,8 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** A GatewayError thrown by a service becomes the tRPC error of the same status (the /v1 adapter unwraps it again). */
-function asTRPCError(err: unknown): unknown {
+/** A GatewayError thrown by a service becomes the tRPC error of the same status (/api/trpc answers with it). */
+export function asTRPCError(err: unknown): unknown {
   return err instanceof GatewayError ? new TRPCError({ code: trpcCodeFor(err.status), message: err.message, cause: err }) : err;
 }
 
@@ -55,52 +46,10 @@ function withGatewayErrors<R extends { ok: true } | { ok: false; error: TRPCErro
   return result;
 }
 
-/** A tier's check, whose GatewayError is thrown as the tRPC error of its status. */
-function check<T>(tierCheck: () => T): T {
-  try {
-    return tierCheck();
-  } catch (err) {
-    throw asTRPCError(err);
-  }
-}
+/** A procedure with no middleware: the contract's operations, which run the pipeline and map their own errors. */
+export const bareProcedure = t.procedure;
 
 export const publicProcedure = t.procedure.use(async ({ next }) => withGatewayErrors(await next()));
-
-/** The caller's principal, for procedures scoped by a workspace. */
-function principalOf(ctx: Context): Principal {
-  if (ctx.principal) return ctx.principal;
-  // user: undefined is an API-key caller (/v1), null a dashboard request without a session.
-  if (ctx.user) throw errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found");
-  throw ctx.user === null ? errors.unauthenticated() : errors.invalidApiKey();
-}
-
-/** The caller's principal, which may spend the workspace's credits. */
-function payingPrincipalOf(ctx: Context): Principal {
-  const principal = principalOf(ctx);
-  if (principal.kind === "user" && !can(principal.role, "models.call")) {
-    throw errors.permissionDenied(`The ${principal.role} role cannot call models from the dashboard.`);
-  }
-  return principal;
-}
-
-/**
- * A tier of /v1: one middleware (the caller's principal, checked, and the error mapping), not a
- * chain, since every middleware is a step of every call's way in and out.
- */
-const tier = (principalFor: (ctx: Context) => Principal) =>
-  t.procedure.use(async ({ ctx, next }) => {
-    const principal = check(() => principalFor(ctx));
-    return withGatewayErrors(await next({ ctx: { principal } }));
-  });
-
-/** Procedures scoped by a workspace: an API key, or a signed-in member acting in a workspace. */
-export const apiKeyProcedure = tier(principalOf);
-
-/**
- * Procedures that spend the workspace's credits or change what calls produced (deleting a video,
- * cancelling a response): dashboard members need a role allowed to call models (not `billing`).
- */
-export const billedProcedure = tier(payingPrincipalOf);
 
 /** Dashboard procedures: a signed-in user. */
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -6,7 +6,7 @@
 // 1 s or more after A confirmed the change (so after it was committed) may still see the old
 // state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { db } from "../../server/infra/db/client";
 import { Channel, notify } from "../../server/infra/db/notify";
 import { cardToRow } from "../../server/routing/catalog/model-row";

@@ -3,7 +3,7 @@
 // and the models page says what each type is priced and limited in.
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import OpenAI from "openai";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { db } from "../../server/infra/db/client";
 import { person, signUp, url, visit, watchConsole } from "./helpers";
 

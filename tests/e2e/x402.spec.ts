@@ -8,7 +8,7 @@ import { newId } from "../../server/kernel/ids";
 import { X402_WORKSPACE_ID } from "../../server/kernel/x402-workspace";
 import { applyMovements, type Movement } from "../../server/ledger/movements";
 import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
-import { settlementMovements } from "../../server/payments/x402/settlement";
+import { settlementMovements } from "../../server/admission/x402/settlement";
 
 test.describe.configure({ mode: "serial" });
 

@@ -4,7 +4,7 @@
 // on getting credits).
 import { describe, expect, it } from "vitest";
 import { claimSetupToken, newSetupToken, SETUP_TOKEN_HOURS } from "../../server/identity/users/setup-token";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { db } from "../../server/infra/db/client";
 import { env } from "../../server/infra/env";
 import { cli } from "../cli-process";

@@ -5,7 +5,7 @@ import { env } from "../../server/infra/env";
 import { keyCacheStats } from "../../server/identity/keys/key-cache-stats";
 import { revokeKey } from "../../server/identity/keys/revoke-key";
 import { verifyKey } from "../../server/identity/keys/verify-key";
-import { authenticateBearer } from "../../server/transport/authenticate";
+import { authenticateBearer } from "../../server/pipeline/authenticate";
 import { createKey } from "../../server/identity/keys/create-key";
 import { newWorkspace } from "../helpers";
 

@@ -12,7 +12,7 @@ import { withVideoReservation } from "../../server/ledger/video-money";
 import { errors } from "../../server/kernel/errors";
 import { randomBase62 } from "../../server/kernel/ids";
 import { formatMoney, money, Money } from "../../server/kernel/money";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { balanceOf, expectLedgerInvariant } from "./ledger-fixtures";
 
 const books: LeaseBook[] = [];
@@ -205,7 +205,7 @@ describe("credit leases", () => {
     expect(await withVideoReservation(job(2), "0.3", refusal, async () => "created")).toBe("created");
     expect(await balanceOf(workspace.id)).toBe("0.7");
     // This process's own calls: their lease shrinks to what they hold while the video reserves.
-    const mine = await reserve({ principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}` }, { endpoint: "/v1/chat/completions", maxCost: money("0.01") });
+    const mine = await reserve({ principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}`, outcome: {} }, { endpoint: "/v1/chat/completions", maxCost: money("0.01") });
     // Free: 0.7 - 0.65 (the other instance) - 0.01 (held here) = 0.04.
     await expect(withVideoReservation(job(3), "0.041", refusal, async () => "created")).rejects.toMatchObject({ status: 402 });
     await expect(withVideoReservation(job(4), "0.04", refusal, async () => "created")).resolves.toBe("created");
@@ -218,7 +218,7 @@ describe("credit leases", () => {
 
   it("a charge is capped at its reservation: a node reporting more than the request allowed is billed the reservation", async () => {
     const { workspace } = await createWorkspace({ name: "lease cap", credits: "1" });
-    const ctx = { principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}` };
+    const ctx = { principal: { workspaceId: workspace.id, keyId: null }, requestId: `req_${randomBase62(12)}`, outcome: {} };
     const m = await reserve(ctx, { endpoint: "/v1/chat/completions", maxCost: money("0.0000123") });
     await recordCall(m, { modelId: "lease-test", nodeId: "n", started: performance.now() }, { inputTokens: 10, outputTokens: 99_999, cost: money("0.06") });
     const event = await db.usageEvent.findUniqueOrThrow({ where: { id: ctx.requestId } });

@@ -8,7 +8,7 @@ import { applyMovements, usageMovement, type Movement } from "../../server/ledge
 import { releaseVideoJobs, settleVideoJobs } from "../../server/ledger/video-money";
 import { formatMoney, money } from "../../server/kernel/money";
 import { randomBase62 } from "../../server/kernel/ids";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { balanceOf, expectLedgerInvariant } from "./ledger-fixtures";
 
 function usage(workspaceId: string, apiKeyId: string | null, cost: string, eventId = `req_${randomBase62(16)}`): Movement {

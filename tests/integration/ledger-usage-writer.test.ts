@@ -7,7 +7,7 @@ import { usageMovement } from "../../server/ledger/movements";
 import { UsageWriter } from "../../server/ledger/usage-writer";
 import { randomBase62 } from "../../server/kernel/ids";
 import { formatMoney, money } from "../../server/kernel/money";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { balanceOf, expectLedgerInvariant } from "./ledger-fixtures";
 
 const books: LeaseBook[] = [];

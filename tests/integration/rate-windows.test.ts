@@ -3,7 +3,7 @@
 // on their way there.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { RateWindows } from "../../server/limits/rate-windows";
+import { RateWindows } from "../../server/admission/limits/rate-windows";
 
 const NOW = Date.now();
 const START = NOW - (NOW % 60_000);

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { SpanKind } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { stopTracing, traceTo, tracingOn } from "../../server/infra/telemetry/tracing";
 import { observeEnd, type IncomingCall, type Reply } from "../../server/transport/call";
 import { dispatch } from "../../server/transport/dispatch";

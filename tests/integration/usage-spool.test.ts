@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { identify } from "../../server/infra/db/process-identity";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { randomBase62 } from "../../server/kernel/ids";
 import { LeaseBook } from "../../server/ledger/credit-leases";
 import { applyMovements, usageMovement, type Movement } from "../../server/ledger/movements";

@@ -61,7 +61,7 @@ describe("video jobs with BLOB_STORE=s3", () => {
     expect(stored.length).toBe(Number(job.contentBytes));
     expect(stored.subarray(4, 8).toString()).toBe("ftyp");
 
-    const ctx = { principal: { kind: "api_key" as const, workspaceId: workspace.id, keyId: key.id, planId: null }, requestId: "req_test" };
+    const ctx = { principal: { kind: "api_key" as const, workspaceId: workspace.id, keyId: key.id, planId: null }, requestId: "req_test", outcome: {} };
     const whole = await videoContent(ctx, { id, variant: "video" });
     expect(whole.options.status).toBe(200);
     expect(whole.headers["x-content-length"]).toBe(String(stored.length));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { addCredits } from "../../server/ledger/add-credits";
-import { createWorkspace } from "../../server/identity/workspaces/create-workspace";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { getWorkspace } from "../../server/identity/workspaces/get-workspace";
 
 describe("workspaces and credits", () => {

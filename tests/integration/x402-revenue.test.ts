@@ -13,7 +13,7 @@ import { X402_WORKSPACE_ID } from "../../server/kernel/x402-workspace";
 import { applyMovements, type Movement } from "../../server/ledger/movements";
 import { cli } from "../cli-process";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
-import { settlementMovements } from "../../server/payments/x402/settlement";
+import { settlementMovements } from "../../server/admission/x402/settlement";
 
 const tag = Math.random().toString(36).slice(2, 8);
 const MODEL_A = `test-x402-rev-a-${tag}`;

@@ -42,7 +42,7 @@ describe("the one error adapter", () => {
   });
 
   it("keeps the status, code, type and headers a GatewayError names", async () => {
-    const res = errorResponse(new GatewayError({ status: 429, code: "rate_limited", message: "slow down", headers: { "retry-after": "1" } }), "req_1");
+    const res = errorResponse(new GatewayError({ status: 429, code: "rate_limited", message: "slow down", detail: { retryAfter: 1 } }), "req_1");
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("1");
     expect((await res.json()).error).toEqual({ code: "rate_limited", message: "slow down", param: null, type: "rate_limit_error" });

@@ -3,8 +3,8 @@
 // upto call that cost nothing settles nothing (no transaction).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fromAtomic, toAtomic } from "../../server/payments/x402/amounts";
-import { settleOnChain } from "../../server/payments/x402/settlement";
+import { fromAtomic, toAtomic } from "../../server/admission/x402/amounts";
+import { settleOnChain } from "../../server/admission/x402/settlement";
 import { money } from "../../server/kernel/money";
 
 const usd = fc

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ZModelDetail } from "../../routing/catalog/model-card";
 import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { networkStatus } from "../../routing/nodes/network-status";
-import { allowedModels } from "../../identity/access";
+import { allowedModels } from "../../admission/access";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 import { ZHealth, ZModelDeleted, ZModelList, ZNetworkStatus } from "../outputs";

@@ -34,7 +34,7 @@ export const embeddingsCreate = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: { kind: "metered", unit: "tokens", note: "input tokens the node reports, at input_per_1m" },
-  handler: (ctx, input) => createEmbeddings(ctx, input),
+  handler: (_ctx, input) => createEmbeddings(input),
 });
 
 export const audioSpeech = operation({
@@ -52,7 +52,7 @@ export const audioSpeech = operation({
   produces: { kind: "binary", mediaTypes: ["audio/mpeg", "audio/ogg", "audio/aac", "audio/flac", "audio/wav", "audio/pcm"] },
   errors: NODE_CALL,
   pricing: { kind: "upfront", unit: "characters", note: "characters of `input` (code points), at per_1m_chars" },
-  handler: (ctx, input) => createSpeech(ctx, input),
+  handler: (_ctx, input) => createSpeech(input),
 });
 
 export const audioTranscribe = operation({
@@ -71,7 +71,7 @@ export const audioTranscribe = operation({
   produces: TRANSCRIPT,
   errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
-  handler: (ctx, input) => transcribe(ctx, input),
+  handler: (_ctx, input) => transcribe(input),
 });
 
 export const audioTranslate = operation({
@@ -90,7 +90,7 @@ export const audioTranslate = operation({
   produces: TRANSCRIPT,
   errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
-  handler: (ctx, input) => translate(ctx, input),
+  handler: (_ctx, input) => translate(input),
 });
 
 export const imagesGenerate = operation({
@@ -110,7 +110,7 @@ export const imagesGenerate = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (ctx, input) => generateImages(ctx, input),
+  handler: (_ctx, input) => generateImages(input),
 });
 
 export const imagesEdit = operation({
@@ -130,7 +130,7 @@ export const imagesEdit = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (ctx, input) => editImages(ctx, input),
+  handler: (_ctx, input) => editImages(input),
 });
 
 export const imagesVary = operation({
@@ -150,7 +150,7 @@ export const imagesVary = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (ctx, input) => varyImages(ctx, input),
+  handler: (_ctx, input) => varyImages(input),
 });
 
 /** A stored image behind a signed, expiring link: the signature is the credential. */

@@ -28,7 +28,7 @@ export const chatCreateCompletion = operation({
   produces: { kind: "json_or_sse" },
   errors: NODE_CALL,
   pricing: TOKENS,
-  handler: (ctx, input) => createChatCompletion(ctx, input),
+  handler: (_ctx, input) => createChatCompletion(input),
 });
 
 export const responsesCreate = operation({

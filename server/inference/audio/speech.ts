@@ -1,11 +1,11 @@
 // POST /v1/audio/speech: routed like chat; the node's audio bytes are relayed as they arrive.
 // Billed on the input's characters; the event is committed before the last byte is sent, and a
 // node that breaks off mid-stream costs nothing (the client's connection is broken off too).
-import type { CallContext } from "../../identity/principal";
+import type { ModelRow } from "../../routing/catalog/model-row";
 import { BinaryBody } from "../../kernel/binary-body";
 import { characterCost, characterCount, maxSpeechCost } from "../../routing/catalog/media-pricing";
-import { admit } from "../../identity/admission";
-import { recordCall, release } from "../../ledger/meter";
+import { recordCall, release, type Metering } from "../../ledger/meter";
+import { ModelCall } from "../model-call";
 import { resolveModel } from "../../routing/catalog/models";
 import { upstreamError, withFailover } from "../../routing/nodes/router";
 import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
@@ -21,17 +21,17 @@ const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
   pcm: "audio/pcm",
 };
 
-export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promise<BinaryBody> {
+export async function createSpeech(req: SpeechRequest): Promise<ModelCall<BinaryBody>> {
   const { row } = await resolveModel(req.model);
   requireModelType(row, "speech", "/v1/audio/speech");
-  const metering = await admit(ctx, { endpoint: "/v1/audio/speech", model: row.id, maxCost: maxSpeechCost(row, req.input) });
+  return new ModelCall({ endpoint: "/v1/audio/speech", model: row.id, maxCost: maxSpeechCost(row, req.input) }, (metering) => speak(metering, row, req));
+}
+
+async function speak(metering: Metering, row: ModelRow, req: SpeechRequest): Promise<BinaryBody> {
   const started = performance.now();
   const { result, routed, release: done } = await withFailover(row.id, (r) =>
     postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),
-  ).catch((err: unknown) => {
-    release(metering);
-    throw err;
-  });
+  );
   const characters = characterCount(req.input);
   const bill = () => recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });
   async function* relay(): AsyncGenerator<Uint8Array> {
@@ -54,9 +54,9 @@ export async function createSpeech(ctx: CallContext, req: SpeechRequest): Promis
       release(metering); // a no-op once charged
     }
   }
-  // Paid with x402: the audio is read whole and settled before the answer starts, so its
-  // PAYMENT-RESPONSE header can go with it (audio has no frame to report it in afterwards).
-  if (ctx.principal.kind === "x402") return new BinaryBody(await readAll(relay()), CONTENT_TYPES[req.response_format]);
+  // Settled by a payment (x402), not the balance: the audio is read whole and settled before the
+  // answer starts, so its receipt goes with the answer's headers (audio has no frame to carry it after).
+  if (metering.settle) return new BinaryBody(await readAll(relay()), CONTENT_TYPES[req.response_format]);
   return new BinaryBody(relay(), CONTENT_TYPES[req.response_format]);
 }
 

@@ -1,11 +1,10 @@
 // POST /v1/audio/transcriptions and /translations: the gateway decodes the uploaded audio's real
 // duration (and refuses what it cannot decode), re-sends the file to a node as multipart, and
 // passes the node's transcript on. Billed `per_audio_second` × the decoded duration.
-import type { CallContext } from "../../identity/principal";
 import { BinaryBody } from "../../kernel/binary-body";
 import { audioSecondsCost } from "../../routing/catalog/media-pricing";
-import { admit } from "../../identity/admission";
-import { recordCall, release, type Metering } from "../../ledger/meter";
+import { recordCall, type Metering } from "../../ledger/meter";
+import { ModelCall } from "../model-call";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import { errors } from "../../kernel/errors";
@@ -36,7 +35,9 @@ function formFor(req: TranscriptionRequest, upstreamModel: string): FormData {
   return form;
 }
 
-async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Promise<Record<string, unknown> | BinaryBody> {
+type Transcript = Record<string, unknown> | BinaryBody;
+
+async function plan(req: TranscriptionRequest, task: Task): Promise<ModelCall<Transcript>> {
   const endpoint = task === "transcribe" ? "/v1/audio/transcriptions" : "/v1/audio/translations";
   const { row } = await resolveModel(req.model);
   requireModelType(row, "transcription", endpoint);
@@ -45,16 +46,10 @@ async function run(ctx: CallContext, req: TranscriptionRequest, task: Task): Pro
   }
   // The decoded duration is what is billed, so the reservation is exactly the cost.
   const seconds = await decodedDuration(req.file);
-  const metering = await admit(ctx, { endpoint, model: row.id, maxCost: audioSecondsCost(row, seconds) });
-  try {
-    return await callNode(metering, row, req, task, seconds);
-  } catch (err) {
-    release(metering);
-    throw err;
-  }
+  return new ModelCall({ endpoint, model: row.id, maxCost: audioSecondsCost(row, seconds) }, (metering) => callNode(metering, row, req, task, seconds));
 }
 
-async function callNode(metering: Metering, row: ModelRow, req: TranscriptionRequest, task: Task, seconds: string): Promise<Record<string, unknown> | BinaryBody> {
+async function callNode(metering: Metering, row: ModelRow, req: TranscriptionRequest, task: Task, seconds: string): Promise<Transcript> {
   const started = performance.now();
   const path = task === "transcribe" ? "/audio/transcriptions" : "/audio/translations";
   const { result, routed, release } = await withFailover(row.id, async (r) => {
@@ -71,10 +66,10 @@ async function callNode(metering: Metering, row: ModelRow, req: TranscriptionReq
   return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
 }
 
-export function transcribe(ctx: CallContext, req: TranscriptionRequest): Promise<Record<string, unknown> | BinaryBody> {
-  return run(ctx, req, "transcribe");
+export function transcribe(req: TranscriptionRequest): Promise<ModelCall<Transcript>> {
+  return plan(req, "transcribe");
 }
 
-export function translate(ctx: CallContext, req: TranslationRequest): Promise<Record<string, unknown> | BinaryBody> {
-  return run(ctx, req, "translate");
+export function translate(req: TranslationRequest): Promise<ModelCall<Transcript>> {
+  return plan(req, "translate");
 }

@@ -1,28 +1,22 @@
 // POST /v1/embeddings: routed like chat, billed on the input tokens the node reports (after
 // reserving the most the inputs can count).
-import { admit } from "../../identity/admission";
-import { recordCall, release, type Metering } from "../../ledger/meter";
+import { recordCall, type Metering } from "../../ledger/meter";
 import { maxEmbeddingCost, maxEmbeddingTokens, tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
-import type { CallContext } from "../../identity/principal";
+import { ModelCall } from "../model-call";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
 import type { EmbeddingsRequest } from "./schema";
 
-export async function createEmbeddings(ctx: CallContext, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
+export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCall<Record<string, unknown>>> {
   const { row } = await resolveModel(req.model);
   if (row.type !== "embedding") {
     throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
   }
-  const metering = await admit(ctx, { endpoint: "/v1/embeddings", model: row.id, maxCost: maxEmbeddingCost(row, req.input), tokens: maxEmbeddingTokens(row, req.input) });
-  try {
-    return await embed(metering, row, req);
-  } catch (err) {
-    release(metering);
-    throw err;
-  }
+  const spec = { endpoint: "/v1/embeddings", model: row.id, maxCost: maxEmbeddingCost(row, req.input), tokens: maxEmbeddingTokens(row, req.input) };
+  return new ModelCall(spec, (metering) => embed(metering, row, req));
 }
 
 async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest): Promise<Record<string, unknown>> {

@@ -1,10 +1,9 @@
 // POST /v1/images/generations, /edits and /variations: routed like chat, the node always asked
 // for b64_json; billed `per_image` × the images returned.
-import type { CallContext } from "../../identity/principal";
 import { requireModelType } from "../audio/model-type";
 import { imageCost, maxImageCost } from "../../routing/catalog/media-pricing";
-import { admit } from "../../identity/admission";
-import { recordCall, release, type Metering } from "../../ledger/meter";
+import { recordCall, type Metering } from "../../ledger/meter";
+import { ModelCall } from "../model-call";
 import { getCatalog } from "../../routing/catalog/catalog-cache";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
@@ -35,15 +34,9 @@ async function imageModel(id: string | undefined, endpoint: string): Promise<Mod
 
 type Shape = { response_format: "b64_json" | "url"; origin: string; n?: number | null };
 
-/** Reserves `n` images' price, calls the node, charges the images returned (at most `n`). */
-async function run(ctx: CallContext, endpoint: string, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): Promise<ImagesResult> {
-  const metering = await admit(ctx, { endpoint, model: row.id, maxCost: maxImageCost(row, req.n) });
-  try {
-    return await generate(metering, row, req, call);
-  } catch (err) {
-    release(metering);
-    throw err;
-  }
+/** Admitted for `n` images' price: calls the node, charges the images returned (at most `n`). */
+function plan(endpoint: string, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): ModelCall<ImagesResult> {
+  return new ModelCall({ endpoint, model: row.id, maxCost: maxImageCost(row, req.n) }, (metering) => generate(metering, row, req, call));
 }
 
 async function generate(metering: Metering, row: ModelRow, req: Shape, call: (r: Routed) => Promise<UpstreamResponse>): Promise<ImagesResult> {
@@ -64,11 +57,11 @@ async function generate(metering: Metering, row: ModelRow, req: Shape, call: (r:
   return { created: typeof created === "number" ? created : Math.floor(Date.now() / 1000), data };
 }
 
-export async function generateImages(ctx: CallContext, req: ImageGeneration): Promise<ImagesResult> {
+export async function generateImages(req: ImageGeneration): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/generations";
   const row = await imageModel(req.model, endpoint);
   const { origin: _origin, response_format: _format, ...fields } = req;
-  return run(ctx, endpoint, row, req, (r) =>
+  return plan(endpoint, row, req, (r) =>
     postJson(r.node, "/images/generations", JSON.stringify({ ...fields, model: r.upstreamModel, response_format: "b64_json" })),
   );
 }
@@ -86,19 +79,19 @@ function formOf(fields: Record<string, unknown>, files: Record<string, Upload | 
   return form;
 }
 
-export async function editImages(ctx: CallContext, req: ImageEdit): Promise<ImagesResult> {
+export async function editImages(req: ImageEdit): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/edits";
   const row = await imageModel(req.model, endpoint);
   const image = await checkImage(req.image, "image");
   if (req.mask) checkMask(image, await checkImage(req.mask, "mask"));
   const { origin: _o, response_format: _f, model: _m, image: img, mask, ...fields } = req;
-  return run(ctx, endpoint, row, req, (r) => postMultipart(r.node, "/images/edits", formOf(fields, { image: img, mask }, r.upstreamModel)));
+  return plan(endpoint, row, req, (r) => postMultipart(r.node, "/images/edits", formOf(fields, { image: img, mask }, r.upstreamModel)));
 }
 
-export async function varyImages(ctx: CallContext, req: ImageVariation): Promise<ImagesResult> {
+export async function varyImages(req: ImageVariation): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/variations";
   const row = await imageModel(req.model, endpoint);
   await checkImage(req.image, "image");
   const { origin: _o, response_format: _f, model: _m, image, ...fields } = req;
-  return run(ctx, endpoint, row, req, (r) => postMultipart(r.node, "/images/variations", formOf(fields, { image }, r.upstreamModel)));
+  return plan(endpoint, row, req, (r) => postMultipart(r.node, "/images/variations", formOf(fields, { image }, r.upstreamModel)));
 }

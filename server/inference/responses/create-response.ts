@@ -1,7 +1,7 @@
 // POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
-import { admit } from "../../identity/admission";
-import { release, type Metering } from "../../ledger/meter";
+import type { Metering } from "../../ledger/meter";
+import { ModelCall } from "../model-call";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
@@ -46,7 +46,7 @@ function assertPayable(ctx: CallContext, req: ResponseCreate): ResponseCreate {
   return { ...req, store: false };
 }
 
-export async function createResponse(ctx: CallContext, request: ResponseCreate): Promise<Record<string, unknown> | EventStream> {
+export async function createResponse(ctx: CallContext, request: ResponseCreate): Promise<ModelCall<Record<string, unknown> | EventStream>> {
   const req = assertPayable(ctx, request);
   const { row } = await resolveModel(req.model);
   const workspaceId = ctx.principal.workspaceId;
@@ -55,14 +55,9 @@ export async function createResponse(ctx: CallContext, request: ResponseCreate):
   assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
   const id = `resp_${randomBase62(24)}`;
   // The usage event's id is the response id: one charge per response. The reservation is held
-  // until that charge commits (for background and streamed responses, after this returns).
-  const metering = await admit(ctx, { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id });
-  try {
-    return await respond(metering, row, req, chatRequest, inputItems);
-  } catch (err) {
-    release(metering);
-    throw err;
-  }
+  // until that charge commits (for background and streamed responses, after the call returns).
+  const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id };
+  return new ModelCall(spec, (metering) => respond(metering, row, req, chatRequest, inputItems));
 }
 
 async function respond(metering: Metering, row: ModelRow, req: ResponseCreate, chatRequest: Record<string, unknown>, inputItems: Item[]): Promise<Record<string, unknown> | EventStream> {

@@ -2,7 +2,7 @@
 // insert the job and its queue entry, all in one transaction: a job exists only with its money
 // reserved and its render queued, or not at all (the ledger's withVideoReservation).
 import type { CallContext } from "../../identity/principal";
-import { admitWithoutHold } from "../../identity/admission";
+import { admitWithoutHold } from "../../admission/admit";
 import { withVideoReservation } from "../../ledger/video-money";
 import { videoCost } from "../../routing/catalog/media-pricing";
 import { resolveModel } from "../../routing/catalog/models";
@@ -12,9 +12,10 @@ import { newId } from "../../kernel/ids";
 import { inTransaction, jobQueue, QUEUES } from "../../infra/jobs/boss";
 import { formatMoney, money } from "../../kernel/money";
 import { db, type Tx } from "../../infra/db/client";
-import { verifyCallPayment, type X402Context } from "../../payments/x402/admit-payment";
-import { releaseClaim } from "../../payments/x402/payment-claims";
-import { linkVideoPayment } from "../../payments/x402/video-payment";
+import { verifyCallPayment } from "../../admission/x402/admit-payment";
+import type { X402Context } from "../../admission/x402/principal";
+import { releaseClaim } from "../../admission/x402/payment-claims";
+import { linkVideoPayment } from "../../admission/x402/video-payment";
 import type { VideoCreate } from "./schema";
 import { toVideoObject, type VideoJobObject } from "./video-object";
 import { videoSpec } from "./video-spec";

@@ -10,7 +10,7 @@ import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
 import type { Money } from "../../kernel/money";
 import { formatMoney } from "../../kernel/money";
 import { db } from "../../infra/db/client";
-import { releaseVideoPayments, settleVideoPayment } from "../../payments/x402/video-payment";
+import { releaseVideoPayments, settleVideoPayment } from "../../admission/x402/video-payment";
 import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("videos");

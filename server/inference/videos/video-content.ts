@@ -56,7 +56,7 @@ export async function videoContent(ctx: CallContext, req: VideoContentRequest): 
       code: "range_not_satisfiable",
       param: "range",
       message: `The requested range is outside the video's ${info.size} bytes.`,
-      headers: { "content-range": `bytes */${info.size}` },
+      detail: { contentSize: info.size },
     });
   }
   // Sent as Content-Length by the gateway's server (scripts/gateway-server.ts).

@@ -7,7 +7,7 @@ import { blobStore } from "../../infra/storage/blob-store";
 import { db } from "../../infra/db/client";
 import type { RenderJobData } from "./create-video";
 import { failAbandonedJobs, failTimedOutJobs } from "./job-outcome";
-import { settlePendingVideoPayments } from "../../payments/x402/video-payment";
+import { settlePendingVideoPayments } from "../../admission/x402/video-payment";
 import { renderVideoJob } from "./render-video";
 import { logFor } from "../../infra/telemetry/log";
 

@@ -61,7 +61,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
       status: 429,
       code: "upstream_rate_limited",
       message: "The nodes serving this model are rate limited. Retry shortly.",
-      headers: failure.retryAfter ? { "retry-after": failure.retryAfter } : {},
+      detail: failure.retryAfter ? { retryAfter: failure.retryAfter } : {},
     });
   }
   if (failure.kind === "timeout") {

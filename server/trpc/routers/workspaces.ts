@@ -4,7 +4,7 @@ import { z } from "zod";
 import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPreview, ZInvitationTokenInput } from "../../identity/workspaces/accept-invitation";
 import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../identity/workspaces/change-member-role";
 import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../identity/workspaces/create-invitation";
-import { createWorkspace } from "../../identity/workspaces/create-workspace";
+import { createWorkspace } from "../../onboarding/create-workspace";
 import { gettingStarted, ZGettingStarted } from "../../identity/workspaces/getting-started";
 import { listPendingInvitations, revokeInvitation, ZPendingInvitation, ZRevokeInvitationInput } from "../../identity/workspaces/invitations";
 import { listMembers, ZMember } from "../../identity/workspaces/members";

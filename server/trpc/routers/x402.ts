@@ -1,7 +1,7 @@
 // Operator page: what x402 payers paid (revenue per day and per model, the latest payments). Only
 // gateway operators may see it: the payments are the gateway's, not a workspace's.
 import { z } from "zod";
-import { x402Revenue } from "../../payments/x402/revenue";
+import { x402Revenue } from "../../admission/x402/revenue";
 import { operatorProcedure, router } from "../init";
 
 export const ZX402OverviewInput = z.object({ days: z.number().int().min(1).max(366).default(30) }).default({ days: 30 });

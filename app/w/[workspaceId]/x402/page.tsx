@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Badge, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
-import type { PaymentRow, X402Overview } from "@/server/payments/x402/revenue";
+import type { PaymentRow, X402Overview } from "@/server/admission/x402/revenue";
 import { formatCount, formatDateTime, formatUsd } from "../usage/format";
 import { RevenueChart } from "./revenue-chart";
 

@@ -1,12 +1,14 @@
+// Opening a workspace: its row and owner (identity), its first credits (the ledger), and a first
+// API key if asked, in one transaction. Above both identity and the ledger, so neither imports the other.
 import { z } from "zod";
-import { db, type Tx } from "../../infra/db/client";
-import { env } from "../../infra/env";
-import { newId } from "../../kernel/ids";
-import { createKey } from "../keys/create-key";
-import type { KeyView } from "../keys/key-view";
-import { addCreditsTx } from "../../ledger/add-credits";
-import { money, ZCreditAmount } from "../../kernel/money";
-import { toWorkspaceView, type WorkspaceView } from "./workspace-view";
+import { db, type Tx } from "../infra/db/client";
+import { env } from "../infra/env";
+import { newId } from "../kernel/ids";
+import { createKey } from "../identity/keys/create-key";
+import type { KeyView } from "../identity/keys/key-view";
+import { addCreditsTx } from "../ledger/add-credits";
+import { money, ZCreditAmount } from "../kernel/money";
+import { toWorkspaceView, type WorkspaceView } from "../identity/workspaces/workspace-view";
 
 export const ZCreateWorkspaceInput = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100),

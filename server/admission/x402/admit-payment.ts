@@ -7,8 +7,10 @@
 import { Hold, type HoldOwner } from "../../ledger/hold";
 import { roundReservation, type Metering } from "../../ledger/meter";
 import type { Money } from "../../kernel/money";
+import { notePhase } from "../../kernel/call-outcome";
 import type { PaymentRequirements } from "@x402/core/types";
-import type { CallContext, Principal, X402Payment } from "../../identity/principal";
+import type { X402Payment } from "../../identity/principal";
+import type { X402Context } from "./principal";
 import { claimPayment, dropClaim, releaseClaim, signedBy, type Claim } from "./payment-claims";
 import { errors } from "../../kernel/errors";
 import { paymentRequired, requirementsFor } from "./requirements";
@@ -18,7 +20,6 @@ import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("x402");
 
-export type X402Context = CallContext & { principal: Extract<Principal, { kind: "x402" }> };
 
 export type PaidCall = { endpoint: string; model: string; maxCost: Money; eventId?: string; timeoutSeconds?: number };
 
@@ -41,13 +42,6 @@ function mismatchOf(payment: X402Payment, requirements: PaymentRequirements): st
   if (!same(accepted.asset, requirements.asset)) return "asset_mismatch";
   if (!same(accepted.payTo, requirements.payTo)) return "pay_to_mismatch";
   return null;
-}
-
-/** Adds a phase's duration to the answer's Server-Timing header (what x402 adds to a call, for its client and for benches). */
-export function noteTiming(ctx: CallContext, phase: string, since: number): void {
-  const entry = `${phase};dur=${(performance.now() - since).toFixed(1)}`;
-  const headers = (ctx.answerHeaders ??= {});
-  headers["server-timing"] = headers["server-timing"] ? `${headers["server-timing"]}, ${entry}` : entry;
 }
 
 export type VerifiedPayment = { ps: PaymentServer; requirements: PaymentRequirements; claim: Claim; payment: X402Payment };
@@ -77,7 +71,7 @@ export async function verifyCallPayment(ctx: X402Context, call: PaidCall): Promi
     await dropClaim(claim.id);
     throw errors.facilitatorUnavailable(verified.reason);
   }
-  noteTiming(ctx, "x402-verify", started);
+  notePhase(ctx.outcome, "x402-verify", started);
   const verdict = verified.value;
   if (!verdict.isValid) {
     await dropClaim(claim.id);

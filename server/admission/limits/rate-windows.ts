@@ -14,8 +14,8 @@
 // tokens are not stranded on one instance; until they are there, they are still this instance's
 // to admit (a call that needs them waits for a return on its way). An instance that found the
 // window used up asks again only after EXHAUSTED_MS (others may have given tokens back meanwhile).
-import { writeQueryable } from "../infra/db/write-pool";
-import { logFor } from "../infra/telemetry/log";
+import { writeQueryable } from "../../infra/db/write-pool";
+import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("limits");
 

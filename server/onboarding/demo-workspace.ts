@@ -1,5 +1,6 @@
-import { db } from "../../infra/db/client";
-import { X402_WORKSPACE_ID } from "../../kernel/x402-workspace";
+// The demo workspace an empty database starts with (`npm start`), with credits and a key.
+import { db } from "../infra/db/client";
+import { X402_WORKSPACE_ID } from "../kernel/x402-workspace";
 import { createWorkspaceTx } from "./create-workspace";
 
 /**

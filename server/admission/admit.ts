@@ -1,14 +1,16 @@
 // Admission of a call, from memory, before any node is called: the model against the caller's
 // plan (403 model_not_allowed), its rate limits (429, limits/rate-gate.ts), then the ledger's
-// reservation on its spend caps and the workspace's balance (402, ledger/meter.ts). The rate
-// limits' headers go into the context's answer headers, so every answer carries them.
-import type { CallContext } from "./principal";
-import { accessOf, assertModelAllowed, type Access } from "./access";
+// reservation on its spend caps and the workspace's balance (402, ledger/meter.ts), or for a
+// caller paying with x402 its payment (x402/admit-payment.ts). The rate limits' state goes into
+// the call's outcome, so every answer reports it.
+import type { CallContext } from "../identity/principal";
+import { accessFor, assertModelAllowed, type Access } from "./access";
 import type { Money } from "../kernel/money";
 import { reserve, roundReservation, type Metering } from "../ledger/meter";
 import { reserveBudgets } from "../ledger/budgets";
-import { passRateLimits, type RateTicket } from "../limits/rate-gate";
-import { admitPayment, type X402Context } from "../payments/x402/admit-payment";
+import { passRateLimits, type RateTicket } from "./limits/rate-gate";
+import { admitPayment } from "./x402/admit-payment";
+import type { X402Context } from "./x402/principal";
 
 export type CallSpec = {
   endpoint: string;
@@ -25,10 +27,10 @@ export type CallSpec = {
 const NO_RATE: RateTicket = { settle: () => undefined, release: () => undefined };
 
 async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; rate: RateTicket }> {
-  const access = await (ctx.access ?? accessOf(ctx.principal));
+  const access = await accessFor(ctx);
   assertModelAllowed(access, spec.model);
   const tokens = Math.max(0, Math.floor(spec.tokens ?? 0));
-  const rate = access.limitScope ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.answerHeaders ??= {})) : NO_RATE;
+  const rate = access.limitScope ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.outcome.rateLimits ??= {})) : NO_RATE;
   return { access, rate };
 }
 

@@ -5,8 +5,8 @@
 import { errors } from "../kernel/errors";
 import type { Budget } from "../ledger/budgets";
 import { counterName, dayPeriod, monthPeriod, TOTAL_PERIOD, type CounterScope } from "../kernel/spend-counters";
-import { effectiveLimits, rulesWithPlan, workspaceRules, type Limits, type PlanRule } from "./plans/plan-cache";
-import type { Principal } from "./principal";
+import { effectiveLimits, rulesWithPlan, workspaceRules, type Limits, type PlanRule } from "../identity/plans/plan-cache";
+import type { CallContext, Principal } from "../identity/principal";
 
 export type Access = {
   planId: string | null;
@@ -27,6 +27,22 @@ function capsOf(scope: CounterScope, plan: PlanRule | null, now: Date): Budget[]
   if (plan?.dailyCap) rules.push({ counter: counterName(scope, dayPeriod(now)), cap: plan.dailyCap, label: "daily", period: dayPeriod(now) });
   if (plan?.monthlyCap) rules.push({ counter: counterName(scope, monthPeriod(now)), cap: plan.monthlyCap, label: "monthly", period: monthPeriod(now) });
   return rules;
+}
+
+const resolved = new WeakMap<CallContext, Promise<Access>>();
+
+/**
+ * What the call's caller may do, resolved once per call: the pipeline starts it as soon as the
+ * credential is known, admission and the answer's rate-limit state read the same promise.
+ */
+export function accessFor(ctx: CallContext): Promise<Access> {
+  let access = resolved.get(ctx);
+  if (!access) {
+    access = accessOf(ctx.principal);
+    access.catch(() => undefined); // awaited by whoever needs it
+    resolved.set(ctx, access);
+  }
+  return access;
 }
 
 export async function accessOf(p: Principal, now = new Date()): Promise<Access> {

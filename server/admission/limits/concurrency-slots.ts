@@ -8,9 +8,9 @@
 // others within about IDLE_MS + a second. Leases expire after TTL_MS unless renewed (a crashed
 // instance's slots come back then). Bounds in docs/LIMITS.md.
 import { hostname } from "node:os";
-import { db } from "../infra/db/client";
-import { randomBase62 } from "../kernel/ids";
-import { logFor } from "../infra/telemetry/log";
+import { db } from "../../infra/db/client";
+import { randomBase62 } from "../../kernel/ids";
+import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("limits");
 

@@ -26,8 +26,7 @@ const UNPAID = "This call must be paid: sign one of the payments its PAYMENT-REQ
 
 /** 402 with PAYMENT-REQUIRED listing what the call accepts; `reason` is the x402 reason a payment was refused for. */
 export async function paymentRequired(ps: PaymentServer, requirements: PaymentRequirements, resource: string, reason?: string, detail?: string): Promise<GatewayError> {
-  const { encodePaymentRequiredHeader } = await import("@x402/core/http");
   const body = await ps.server.createPaymentRequiredResponse([requirements], { url: resource, description: "Model gateway call", mimeType: "application/json" }, reason);
   const message = reason ? `The payment was refused (${reason})${detail ? `: ${detail}` : ""}. Sign a new payment for what PAYMENT-REQUIRED accepts.` : UNPAID;
-  return errors.paymentRequired(message, { "payment-required": encodePaymentRequiredHeader(body) });
+  return errors.paymentRequired(message, body);
 }

@@ -1,7 +1,7 @@
 // The charge of a call paid with x402: its cost in atomic units (rounded up; `exact` pays the
-// price it authorized), settled on chain and recorded, then reported to the client: in the
-// PAYMENT-RESPONSE header of the answer, and for a stream (whose headers went out first) in a
-// last `payment_response` event after the stream's end. A refused settlement fails the call (402;
+// price it authorized), settled on chain and recorded, then reported to the client as the call's
+// payment receipt (the transport sends it in the PAYMENT-RESPONSE header of the answer, or for a
+// stream, whose headers went out first, in a last `payment_response` event after its end). A refused settlement fails the call (402;
 // 503 when the facilitator could not be asked): nothing is answered that was not paid for.
 import type { PaymentRequirements } from "@x402/core/types";
 import type { Hold } from "../../ledger/hold";
@@ -14,7 +14,8 @@ import { errors } from "../../kernel/errors";
 import { paymentRequired } from "./requirements";
 import type { PaymentServer } from "./resource-server";
 import { recordSettlement, settleOnChain } from "./settlement";
-import { noteTiming, type X402Context } from "./admit-payment";
+import type { X402Context } from "./principal";
+import { notePhase } from "../../kernel/call-outcome";
 
 type Admitted = { ctx: X402Context; ps: PaymentServer; claim: Claim; requirements: PaymentRequirements; payment: X402Payment; hold: Hold; state: { settled: boolean } };
 
@@ -25,7 +26,7 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
   const settleable = { id: a.claim.id, payer: a.claim.payer, scheme: a.claim.scheme, payment: a.payment, requirements: a.requirements };
   let since = performance.now();
   const settled = await settleOnChain(a.ps, settleable, amount);
-  noteTiming(a.ctx, "x402-settle", since);
+  notePhase(a.ctx.outcome, "x402-settle", since);
   if (!settled.response.success) {
     await failClaim(a.claim.id, settled.response.errorReason ?? "settle_failed");
     a.hold.end();
@@ -35,14 +36,11 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
   since = performance.now();
   try {
     await recordSettlement(a.ps, settleable, settled, usage);
-    noteTiming(a.ctx, "x402-record", since);
+    notePhase(a.ctx.outcome, "x402-record", since);
   } finally {
     // Settled on chain: never released, even if recording failed (the log says so; the chain has it).
     a.state.settled = true;
     a.hold.end();
   }
-  const { encodePaymentResponseHeader } = await import("@x402/core/http");
-  const response = { ...settled.response, payer: settled.response.payer ?? a.claim.payer, amount: settled.amount.toString() };
-  (a.ctx.answerHeaders ??= {})["payment-response"] = encodePaymentResponseHeader(response);
-  a.ctx.trailers?.push(`event: payment_response\ndata: ${JSON.stringify(response)}\n\n`);
+  a.ctx.outcome.payment = { ...settled.response, payer: settled.response.payer ?? a.claim.payer, amount: settled.amount.toString() };
 }

@@ -1,0 +1,16 @@
+// A call as the services below the pipeline see it: who makes it (the principal: identity's type,
+// or just the payer the ledger needs), the request id it is answered under, what it produced
+// beside its answer (call-outcome.ts), and its telemetry. One type for every layer.
+import type { CallObserver } from "./call-observer";
+import type { CallOutcome } from "./call-outcome";
+
+/** Who pays for a call: the workspace, and the API key it was made with (null for the other credentials). */
+export type Payer = { workspaceId: string; keyId: string | null };
+
+export type CallContext<P extends Payer = Payer> = {
+  principal: P;
+  requestId: string;
+  outcome: CallOutcome;
+  /** The request's telemetry (metrics, log line, trace), told what the call was charged; absent outside a request. */
+  observer?: CallObserver;
+};

@@ -1,0 +1,28 @@
+// What a call produced beside its answer, as typed values: the state of the caller's rate limits,
+// the receipt of an x402 payment, the durations of its phases. Stages below the transport set
+// them on the call's context; the transports (node:http and Next) render them as headers and, for
+// a stream whose headers went out first, as frames after its end. No service writes HTTP.
+import type { SettleResponse } from "@x402/core/types";
+
+/** One rate-limit window of the caller, as it stands after this call. */
+export type RateWindowState = { limit: number; remaining: number; resetMs: number };
+
+/** The caller's rate limits counted by requests and by tokens (either may be absent). */
+export type RateLimitState = { requests?: RateWindowState; tokens?: RateWindowState };
+
+/** An x402 payment settled for the call: the facilitator's answer, with the payer and the amount settled (atomic units). */
+export type PaymentReceipt = SettleResponse & { payer: string; amount: string };
+
+/** A phase of the call and how long it took (ms), reported to the client (Server-Timing). */
+export type PhaseTiming = { phase: string; ms: number };
+
+export type CallOutcome = {
+  rateLimits?: RateLimitState;
+  payment?: PaymentReceipt;
+  timings?: PhaseTiming[];
+};
+
+/** Adds how long `phase` took since `since` (performance.now()). */
+export function notePhase(outcome: CallOutcome, phase: string, since: number): void {
+  (outcome.timings ??= []).push({ phase, ms: performance.now() - since });
+}

@@ -1,0 +1,136 @@
+// The pipeline of a /v1 call, in order. Each stage is a plain function with a typed input and a
+// typed outcome; the transports (node:http and Next) read the request and write the answer, and
+// the tRPC procedures run the same stages from `validate` on.
+//
+//   authenticate  credential -> principal (key, session token, x402 payer), and the
+//                 operation's permission group                          pipeline/authenticate.ts
+//   validate      the operation's raw input -> its zod input (400)      validate() below
+//   admit         plan's models, rate limits, spend caps, then a hold
+//                 on the balance or an x402 payment -> Metering         admission/admit.ts
+//   [cache]       the response cache: an entry here
+//   route         the model -> a node, failing over before a first byte routing/nodes/router.ts
+//   call provider the node's wire format, streams included              providers/
+//   meter         units -> one usage event through the batched writer   ledger/meter.ts
+//   [log]         the request log: an entry here
+//   answer        the result, and the call's outcome (rate limits, payment receipt, phase
+//                 durations) that the transport writes as headers and closing frames
+//
+// An operation that calls a model returns a ModelCall (inference/model-call.ts): what admission
+// needs, and the route -> call provider -> meter of its modality (a stream meters at its end).
+// The other operations (reads, the catalog, sessions) answer from their service directly.
+import type { AnyOperation } from "../contract/operation";
+import type { RouteMatch } from "../contract/routes";
+import { accessFor } from "../admission/access";
+import { admit } from "../admission/admit";
+import { peekRateLimits } from "../admission/limits/rate-gate";
+import type { Principal } from "../identity/principal";
+import { ModelCall } from "../inference/model-call";
+import { release } from "../ledger/meter";
+import type { CallContext } from "../kernel/call-context";
+import type { CallObserver } from "../kernel/call-observer";
+import type { CallOutcome } from "../kernel/call-outcome";
+import { hasIssues, validationError } from "../kernel/validation-error";
+import { authenticate, type Credential, type Target } from "./authenticate";
+import { assertTier, type Caller } from "./tiers";
+
+/** What the pipeline tells the request's telemetry (the transport's CallObservation). */
+export type PipelineObserver = CallObserver & {
+  operation(op: Extract<RouteMatch, { op: unknown }>["op"]): void;
+  caller(principal: Principal): void;
+  phase<T>(name: string, work: () => Promise<T>): Promise<T>;
+  requestedModel(model: unknown): void;
+};
+
+type NotServed = Exclude<RouteMatch, { kind: "served" }>;
+
+/** A /v1 request as the transport hands it over. */
+export type CallRequest = {
+  requestId: string;
+  /** Where the contract's route table put it. */
+  match: RouteMatch;
+  credential: Credential;
+  /** The operation's raw input, gathered from where its declaration says (body, query, path, headers). */
+  readInput: (op: AnyOperation, params: Record<string, string>) => Promise<Record<string, unknown>>;
+  /** Answers a request no served operation matches (404, 405, 501), once its caller is known. */
+  notServed: (match: NotServed) => Promise<never>;
+  /** Filled in by the stages; the transport writes it on the answer, whatever the answer is. */
+  outcome: CallOutcome;
+  observer: PipelineObserver;
+};
+
+/** A call being run: its caller, and what it produced beside its answer. */
+export type RunningCall = Caller & { requestId: string; outcome: CallOutcome; observer?: CallObserver };
+
+/** A path whose every operation needs no credential. */
+const isOpen = (match: RouteMatch) => (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
+
+/** What authentication must know of the call's target; null for a path with no operation. */
+function targetOf(match: RouteMatch): Target | null {
+  if (match.kind === "served") {
+    const { op } = match;
+    return { spends: op.tier === "billed" && op.pricing.kind !== "free", x402: op.x402, permission: op.permission, method: op.method, path: op.path };
+  }
+  if (match.kind === "unserved") return { spends: false, permission: match.op.permission, method: match.op.method, path: match.op.path };
+  return null;
+}
+
+/** Runs a /v1 call through the stages; throws what refused or failed it (the transport answers it). */
+export async function runCall(req: CallRequest): Promise<unknown> {
+  const { match, observer } = req;
+  if (match.kind === "served" || match.kind === "unserved") observer.operation(match.op);
+  const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer };
+  try {
+    // The credential is checked before anything else on every /v1 path (unknown ones too).
+    if (!isOpen(match)) {
+      const principal = await observer.phase("authenticate", () => authenticate(req.credential, targetOf(match)));
+      observer.caller(principal);
+      call.principal = principal;
+      // What the caller may do is resolved while its input is read.
+      if (principal.kind !== "user") void accessFor(call as CallContext<Principal>);
+    }
+    if (match.kind !== "served") return await req.notServed(match);
+    const raw = await req.readInput(match.op, match.params);
+    observer.requestedModel(raw.model);
+    return await runOperation(match.op, call, raw);
+  } finally {
+    await reportRateLimits(call);
+  }
+}
+
+/** validate: the operation's input schema, a failure as the API's 400. */
+export function validate(op: AnyOperation, raw: unknown): unknown {
+  try {
+    return op.input.parse(raw);
+  } catch (err) {
+    throw hasIssues(err) ? validationError(err.issues) : err;
+  }
+}
+
+/**
+ * The stages after authentication, for a caller a host has established: shared by the /v1 hosts
+ * and the tRPC procedures. Returns the operation's answer (JSON, an event stream, a binary body).
+ */
+export async function runOperation(op: AnyOperation, call: RunningCall, raw: unknown): Promise<unknown> {
+  assertTier(op.tier, call);
+  const input = validate(op, raw);
+  // The tier was checked: the principal is there for every tier but `none`, whose handlers take it as optional.
+  const result = await op.handler(call as CallContext<Principal>, input);
+  if (!(result instanceof ModelCall)) return result;
+  const metering = await admit(call as CallContext<Principal>, result.spec);
+  // [cache]
+  try {
+    return await result.run(metering);
+  } catch (err) {
+    release(metering);
+    throw err;
+  }
+}
+
+/** answer: every answer to a caller with rate limits reports them, also one not admitted through them. */
+async function reportRateLimits(call: RunningCall): Promise<void> {
+  const p = call.principal;
+  const known = call.outcome.rateLimits;
+  if (!p || p.kind === "user" || known?.requests || known?.tokens) return;
+  const access = await accessFor(call as CallContext<Principal>).catch(() => null);
+  if (access?.limitScope) call.outcome.rateLimits = peekRateLimits(access.limitScope, access.limits);
+}
