@@ -1,7 +1,6 @@
 import type { PaymentPayload } from "@x402/core/types";
 import type { Role } from "../generated/prisma/enums";
-import type { CallObserver } from "../kernel/call-observer";
-import type { Access } from "./access";
+import type { CallContext as KernelCallContext } from "../kernel/call-context";
 import type { KeyGrant } from "./keys/permissions";
 
 /**
@@ -50,18 +49,5 @@ export type Principal =
 /** A client's x402 payment payload (x402 version 2), as decoded from its PAYMENT-SIGNATURE header. */
 export type X402Payment = PaymentPayload;
 
-/**
- * A call as the services see it: who makes it, the request id it is answered under, headers the
- * answer carries whatever its outcome (rate limits, filled in by admission), and what the caller
- * may do (access.ts), resolved once per request by the dispatcher.
- */
-export type CallContext = {
-  principal: Principal;
-  requestId: string;
-  answerHeaders?: Record<string, string>;
-  access?: Promise<Access>;
-  /** Server-sent event frames written after a stream's end (an x402 settlement made when the stream was done). */
-  trailers?: string[];
-  /** The request's telemetry (metrics, log line, trace), told of what the call was charged. */
-  observer?: CallObserver;
-};
+/** A call as the services see it: who makes it, under which request id, and what it produced beside its answer (kernel/call-context.ts). */
+export type CallContext = KernelCallContext<Principal>;

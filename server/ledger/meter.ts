@@ -4,14 +4,14 @@
 // the call through the batched usage writer and resolves once the charge is committed, so callers
 // can hold their last byte until then; the reservations end with the commit. A call that fails
 // ends them with `release` and costs nothing. What the caller may do beyond paying (its plan's
-// models, its rate limits) is decided before, by identity/admission.ts.
+// models, its rate limits) is decided before, by admission (server/admission/admit.ts).
 //
 // The charge is capped at the reservation. Honest nodes never reach the cap (the reservation is an
 // upper bound of what the request can cost, see routing/catalog/pricing.ts), so the cap only
 // bites when a node reports more than the request allowed; that excess is not billed, which keeps
 // every workspace within its credit (the bound in docs/BILLING.md) and never charges a client
 // more than the most its request could cost.
-import type { CallObserver } from "../kernel/call-observer";
+import type { CallContext } from "../kernel/call-context";
 import { money, Money } from "../kernel/money";
 import { reserveBudgets, type Budget } from "./budgets";
 import { leaseBook, type Hold } from "./credit-leases";
@@ -19,10 +19,6 @@ import { toStored, usageMovement, type UsageRecord } from "./movements";
 import { explainRefusal } from "./quota-refusal";
 import { countUsage } from "./usage-metrics";
 import { usageWriter } from "./usage-writer";
-
-/** Who pays: the workspace, and the API key the call was made with (null for the other credentials). */
-export type Payer = { workspaceId: string; keyId: string | null };
-type CallContext = { principal: Payer; requestId: string; observer?: CallObserver };
 
 /** What the ledger is told of a call before it is reserved. */
 export type Reservation = {

@@ -20,7 +20,7 @@ import { metrics } from "../infra/telemetry/metrics";
 import { logFor } from "../infra/telemetry/log";
 import { applyMovements, isRejection, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
-import { noteKeySpent } from "./spend-notes";
+import { noteKeySpent } from "../kernel/spend-notes";
 import { noteCounters } from "./budgets";
 import type { Segment, UsageSpool } from "./usage-spool";
 

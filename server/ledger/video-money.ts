@@ -11,7 +11,7 @@ import { money, type Money } from "../kernel/money";
 import { leaseBook } from "./credit-leases";
 import { assertKeyCanReserve } from "./key-reservation";
 import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement, type UsageRecord } from "./movements";
-import { noteKeySpent } from "./spend-notes";
+import { noteKeySpent } from "../kernel/spend-notes";
 import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
 import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
 import { X402_WORKSPACE_ID } from "../kernel/x402-workspace";

@@ -3,7 +3,6 @@
 // IncomingCall and writes the Reply back in its own way.
 import type { Readable } from "node:stream";
 import type { BinaryBody } from "../kernel/binary-body";
-import type { CallObservation } from "./call-observation";
 import type { CallOutcome } from "../kernel/call-outcome";
 
 export type IncomingCall = {
@@ -36,8 +35,8 @@ export type Reply = (
     }
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
 ) & {
-  /** The request's telemetry, which the host ends once the answer went out (observeEnd). */
-  observation?: CallObservation;
+  /** The request's telemetry (call-observation.ts), which the host ends once the answer went out (observeEnd). */
+  observation?: { end(status: number): void };
 };
 
 /** The status an answer goes out with. */

@@ -18,7 +18,7 @@ import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
 import { money } from "../../kernel/money";
-import { onKeySpent } from "../../ledger/spend-notes";
+import { onKeySpent } from "../../kernel/spend-notes";
 import { keyCacheStats } from "./key-cache-stats";
 import { hashKey, isWellFormedKey } from "./key-secret";
 import { grantOf, type KeyGrant } from "./permissions";
