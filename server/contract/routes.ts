@@ -52,6 +52,16 @@ function findRoute(path: string): { route: Route; params: Record<string, string>
   return null;
 }
 
+/** The API's namespace: every path under it is the contract's, an undeclared one a 404 in the API's error shape. */
+const API_ROOT = "/v1";
+/** Declared paths outside the namespace (`/health`, `/openapi.json`, the JWKS document), answered as declared. */
+const rootPaths = new Set([...operations, ...unservedOperations].map((op) => op.path).filter((p) => p !== API_ROOT && !p.startsWith(`${API_ROOT}/`)));
+
+/** Whether the contract answers this path (the rest of the site is the dashboard's). */
+export function isContractPath(path: string): boolean {
+  return path === API_ROOT || path.startsWith(`${API_ROOT}/`) || rootPaths.has(path);
+}
+
 /** The methods a path allows (HEAD wherever GET is), or null when no route has the path. */
 export function allowedMethods(path: string): HttpMethod[] | null {
   const found = findRoute(path);

@@ -5,6 +5,7 @@ import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse 
 import type { Socket } from "node:net";
 import { posix } from "node:path";
 import type { Duplex } from "node:stream";
+import { isContractPath } from "../../contract/routes";
 import { errors, GatewayError } from "../../kernel/errors";
 import { observeEnd, type IncomingCall } from "../call";
 import { dispatch } from "../dispatch";
@@ -12,7 +13,7 @@ import { errorReply } from "../error-adapter";
 import { newRequestId } from "../respond";
 import { cutStreams, writeReply } from "./write-reply";
 
-const ours = (p: string) => p === "/health" || p === "/openapi.json" || p === "/.well-known/jwks.json" || p === "/v1" || p.startsWith("/v1/");
+const ours = isContractPath;
 /** `//`, or a `.` or `..` segment. */
 const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
 
