@@ -16,7 +16,7 @@ import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
 import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
 import { X402_WORKSPACE_ID } from "../kernel/x402-workspace";
 
-/** A job paid with x402 reserved nothing here: its payment is settled (or released) on chain once the job ended (payments/x402). */
+/** A job paid with x402 reserved nothing here: its payment is settled (or released) on chain once the job ended (admission/x402). */
 const fromBalance = (job: { workspaceId: string }) => job.workspaceId !== X402_WORKSPACE_ID;
 
 type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };

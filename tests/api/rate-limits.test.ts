@@ -1,4 +1,4 @@
-// Rate limits of plans (server/limits): requests per minute in fixed one-minute UTC windows,
+// Rate limits of plans (server/admission/limits): requests per minute in fixed one-minute UTC windows,
 // tokens per minute counted up front (the bound from the input bytes plus max_tokens) and given
 // back after the call by the real usage, concurrent requests; counted per key, or per plan and
 // subject for session tokens; the plan's limits, else the workspace's defaults. Answers carry
