@@ -8,7 +8,8 @@ import { recordCall, release, type Metering } from "../../ledger/meter";
 import { ModelCall } from "../model-call";
 import { resolveModel } from "../../routing/catalog/models";
 import { upstreamError, withFailover } from "../../routing/nodes/router";
-import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { postJson } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import { requireModelType } from "./model-type";
 import type { SpeechRequest } from "./schema";
 

@@ -9,7 +9,7 @@ import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/models";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
-import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import { FormData, postMultipart } from "../../providers/openai-compatible/multipart";
 import { decodedDuration } from "./audio-file";
 import { requireModelType } from "./model-type";

@@ -3,7 +3,7 @@
 // `srt` and `vtt`. A node answer
 // that is not of the asked shape is an upstream failure (502), and is not billed.
 import { upstreamError } from "../../routing/nodes/router";
-import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import type { TranscriptionRequest } from "./schema";
 
 const unreadable = () => upstreamError(new UpstreamFailure("protocol", "the node sent an unreadable transcript", 502));

@@ -4,7 +4,8 @@ import { recordCall, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { withFailover } from "../../routing/nodes/router";
-import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { postJson } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
 import { relayChatStream } from "./relay-stream";
 

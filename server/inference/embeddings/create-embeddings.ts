@@ -7,7 +7,8 @@ import { resolveModel } from "../../routing/catalog/models";
 import { ModelCall } from "../model-call";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
-import { postJson, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { postJson } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import type { EmbeddingsRequest } from "./schema";
 
 export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCall<Record<string, unknown>>> {

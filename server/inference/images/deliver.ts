@@ -3,7 +3,7 @@
 import { env } from "../../infra/env";
 import { randomBase62 } from "../../kernel/ids";
 import { upstreamError } from "../../routing/nodes/router";
-import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import { blobStore } from "../../infra/storage/blob-store";
 import { signQuery } from "../../infra/storage/signed-url";
 

@@ -13,7 +13,7 @@ import type { VideoJob } from "../../generated/prisma/client";
 import { money } from "../../kernel/money";
 import { getRoutableNodes, type RoutableNode } from "../../routing/nodes/node-registry";
 import { acquire, withFailover } from "../../routing/nodes/router";
-import { UpstreamFailure } from "../../providers/openai-compatible/http";
+import { UpstreamFailure } from "../../providers/upstream-failure";
 import { createNodeVideo, deleteNodeVideo, downloadNodeVideo, getNodeVideo, type NodeVideo } from "../../providers/openai-compatible/videos";
 import { blobStore } from "../../infra/storage/blob-store";
 import { RENDER_RETRY_LIMIT } from "./create-video";

@@ -1,36 +1,14 @@
 // HTTP to OpenAI-compatible nodes: one keep-alive undici pool per node origin, with connect,
-// first-byte and idle timeouts. Failures are classified so the router knows what may be retried.
+// first-byte and idle timeouts. Failures are classified (an UpstreamFailure) so the router knows
+// what may be retried.
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../../infra/env";
 import { clientSpan, inTrace } from "../../infra/telemetry/tracing";
-import { authHeaders } from "./list-models";
+import { UpstreamFailure } from "../upstream-failure";
+import { authHeaders } from "./auth";
 
 export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
-
-/** Statuses that are about the request itself: passed on to the client, never retried. */
-export const REQUEST_ERRORS = new Set([400, 413, 422]);
-
-/** Why a node call failed. `beforeOutput` failures may be retried on another node. */
-export class UpstreamFailure extends Error {
-  constructor(
-    readonly kind: "connect" | "timeout" | "status" | "protocol",
-    message: string,
-    readonly status?: number,
-    readonly body?: unknown,
-    readonly retryAfter?: string,
-  ) {
-    super(message);
-  }
-
-  /**
-   * A connect error, a timeout to first byte, a 429, a 5xx, or a node-side 401/402/403/404 (its
-   * own account or catalog): another node may do better. A 400/413/422 would fail anywhere.
-   */
-  get retryable(): boolean {
-    return this.kind !== "status" || !REQUEST_ERRORS.has(this.status ?? 0);
-  }
-}
 
 const pools = new Map<string, Pool>();
 

@@ -2,22 +2,16 @@
 // as its health check (every OpenAI-compatible server answers it). undici's fetch, not the global
 // one: node calls already load the undici package, and the global fetch would load Node's own copy.
 import { fetch, type Response } from "undici";
+import { UpstreamFailure } from "../upstream-failure";
+import { authHeaders } from "./auth";
 
 export type UpstreamModel = { id: string; [field: string]: unknown };
 
-export class UpstreamError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-export function authHeaders(apiKey: string | null): Record<string, string> {
-  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
-}
-
+/**
+ * The models the node lists. A failure is an UpstreamFailure whose short message (`timed out`,
+ * `connection failed`, `HTTP 401`, `invalid /models response`) is what a node's last error and a
+ * failed registration show.
+ */
 export async function listUpstreamModels(baseUrl: string, apiKey: string | null, timeoutMs: number): Promise<UpstreamModel[]> {
   let res: Response;
   try {
@@ -27,13 +21,14 @@ export async function listUpstreamModels(baseUrl: string, apiKey: string | null,
     });
   } catch (err) {
     // The message names the failure, never the key.
-    throw new UpstreamError(err instanceof Error && err.name === "TimeoutError" ? "timed out" : "connection failed");
+    if (err instanceof Error && err.name === "TimeoutError") throw new UpstreamFailure("timeout", "timed out");
+    throw new UpstreamFailure("connect", "connection failed");
   }
   if (!res.ok) {
     await res.body?.cancel();
-    throw new UpstreamError(`HTTP ${res.status}`, res.status);
+    throw new UpstreamFailure("status", `HTTP ${res.status}`, res.status);
   }
   const body = (await res.json().catch(() => null)) as { data?: unknown } | null;
-  if (!body || !Array.isArray(body.data)) throw new UpstreamError("invalid /models response");
+  if (!body || !Array.isArray(body.data)) throw new UpstreamFailure("protocol", "invalid /models response");
   return body.data.filter((m): m is UpstreamModel => typeof (m as UpstreamModel)?.id === "string");
 }

@@ -1,7 +1,8 @@
 // OpenAI's videos API on a node: create a render, poll it, download the mp4, delete it. The
 // node's video object is mapped to what a worker needs; fields a node leaves out stay null.
 import type { Readable } from "node:stream";
-import { postJson, request, UpstreamFailure, type UpstreamTarget } from "./http";
+import { UpstreamFailure } from "../upstream-failure";
+import { postJson, request, type UpstreamTarget } from "./http";
 
 export type NodeVideoStatus = "queued" | "in_progress" | "completed" | "failed";
 

@@ -3,7 +3,7 @@
 // A failure before any output (connect error, timeout to first byte, 429, 5xx) is retried
 // once on another node.
 import { GatewayError } from "../../kernel/errors";
-import { REQUEST_ERRORS, UpstreamFailure } from "../../providers/openai-compatible/http";
+import { REQUEST_ERRORS, UpstreamFailure } from "../../providers/upstream-failure";
 import { breakerAllows, recordFailure, recordSuccess } from "./breaker";
 import { getRoutableNodes, type RoutableNode } from "./node-registry";
 
