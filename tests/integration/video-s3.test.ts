@@ -64,11 +64,11 @@ describe("video jobs with BLOB_STORE=s3", () => {
     const ctx = { principal: { kind: "api_key" as const, workspaceId: workspace.id, keyId: key.id, planId: null }, requestId: "req_test", outcome: {} };
     const whole = await videoContent(ctx, { id, variant: "video" });
     expect(whole.options.status).toBe(200);
-    expect(whole.headers["x-content-length"]).toBe(String(stored.length));
+    expect(whole.length).toBe(stored.length);
     expect((await body(whole)).equals(stored)).toBe(true);
     const part = await videoContent(ctx, { id, variant: "video", range: "bytes=10-29" });
     expect(part.options.status).toBe(206);
-    expect(part.headers["content-range"]).toBe(`bytes 10-29/${stored.length}`);
+    expect(part).toMatchObject({ length: 20, range: { start: 10, end: 29, size: stored.length } });
     expect((await body(part)).equals(stored.subarray(10, 30))).toBe(true);
   });
 });

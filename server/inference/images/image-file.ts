@@ -18,5 +18,5 @@ export async function readImageFile(req: ImageFile): Promise<BinaryBody> {
   const blob = await blobStore().get(key);
   if (!blob) throw new GatewayError({ status: 404, code: "image_not_found", message: "The image no longer exists." });
   const maxAge = Math.max(0, req.expires - Math.floor(Date.now() / 1000));
-  return new BinaryBody(blob.data, blob.contentType, { "cache-control": `private, max-age=${maxAge}`, "content-length": String(blob.data.byteLength) });
+  return new BinaryBody(blob.data, blob.contentType, { length: blob.data.byteLength, maxAgeSeconds: maxAge });
 }

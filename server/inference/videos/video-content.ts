@@ -45,10 +45,6 @@ export async function videoContent(ctx: CallContext, req: VideoContentRequest): 
   const store = blobStore();
   const info = job.contentKey ? await store.head(job.contentKey) : null;
   if (!info) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
-  const headers: Record<string, string> = {
-    "accept-ranges": "bytes",
-    "content-disposition": `inline; filename="${job.id}.mp4"`,
-  };
   const range = parseRange(req.range, info.size);
   if (range === "unsatisfiable") {
     throw new GatewayError({
@@ -59,14 +55,17 @@ export async function videoContent(ctx: CallContext, req: VideoContentRequest): 
       detail: { contentSize: info.size },
     });
   }
-  // Sent as Content-Length by the gateway's server (scripts/gateway-server.ts).
   const body = await store.stream(job.contentKey!, range ?? undefined);
   if (!body) throw errors.notFound(`No video found for id '${job.id}'.`, "video_not_found", "id");
-  if (range) {
-    headers["content-range"] = `bytes ${range.start}-${range.end}/${info.size}`;
-    headers["x-content-length"] = String(range.end - range.start + 1);
-  } else {
-    headers["x-content-length"] = String(info.size);
-  }
-  return new BinaryBody(body, "video/mp4", headers, { status: range ? 206 : 200, drain: false });
+  return new BinaryBody(
+    body,
+    "video/mp4",
+    {
+      length: range ? range.end - range.start + 1 : info.size,
+      range: range ? { ...range, size: info.size } : undefined,
+      filename: `${job.id}.mp4`,
+      acceptsRanges: true,
+    },
+    { status: range ? 206 : 200, drain: false },
+  );
 }

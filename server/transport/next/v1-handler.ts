@@ -3,7 +3,6 @@
 // plane that `npm start` runs.
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { BinaryBody } from "../../kernel/binary-body";
 import { observeEnd, type IncomingCall, type Reply } from "../call";
 import { dispatch } from "../dispatch";
 import { binaryResponse } from "./binary";
@@ -21,13 +20,11 @@ function toResponse(reply: Reply, head: boolean): Response {
       return new Response(null, { status: reply.status, headers: reply.headers });
     case "sse":
       return sseResponse(reply);
-    case "binary": {
+    case "binary":
       // Next.js sends a streamed body chunked and drops Content-Length; the length a stored file
-      // states (x-content-length) only reaches clients through the node:http data plane.
-      // The reply's headers (the body's own, CORS and the like) all go out.
-      const { "x-content-length": _length, ...headers } = { ...reply.body.headers, ...reply.headers };
-      return binaryResponse(new BinaryBody(reply.body.body, reply.body.contentType, headers, reply.body.options), reply.headers["x-request-id"] ?? "");
-    }
+      // states only reaches clients through the node:http data plane. The reply's headers (CORS
+      // and the like) go out beside the body's own.
+      return binaryResponse(reply.body, reply.headers);
   }
 }
 

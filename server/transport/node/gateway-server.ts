@@ -41,10 +41,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * serves only the API never loads it.
  */
 async function startNext(): Promise<Handler> {
-  const [{ default: next }, { env }, { PROXY_HEADERS }] = await Promise.all([
+  const [{ default: next }, { env }, { PROXY_HEADERS }, { HOST_CONTENT_LENGTH }] = await Promise.all([
     import("next"),
     import("../../infra/env"),
     import("./data-plane"),
+    import("../next/binary"),
   ]);
   const { PORT: port, HOST: hostname } = env;
   // Started with the project root as its working directory (spawnGateway), from a bundle in the build folder.
@@ -58,10 +59,10 @@ async function startNext(): Promise<Handler> {
     // Without a trusted proxy, the X-Forwarded-* headers are whatever a client chose: removed, so
     // Next.js sets them from the connection itself (next-auth and route handlers read them).
     if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
-    // Next.js drops Content-Length on streamed route handler answers: a route states the length
-    // of its body in `x-content-length` (stored videos) and it goes out as Content-Length.
+    // Next.js drops Content-Length on route handler answers: a route states the length of a stored
+    // file under HOST_CONTENT_LENGTH (the dashboard's videos) and it goes out as Content-Length.
     const setHeader = res.setHeader.bind(res);
-    res.setHeader = (name, value) => setHeader(name.toLowerCase() === "x-content-length" ? "content-length" : name, value);
+    res.setHeader = (name, value) => setHeader(name.toLowerCase() === HOST_CONTENT_LENGTH ? "content-length" : name, value);
     return handle(req, res);
   };
 }
@@ -79,7 +80,7 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
     requestTimeout,
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(shortest / 4))),
     // node:http keeps the first of two Authorization headers and drops the second; joined, the
-    // dispatcher sees both and refuses the ambiguity (transport/authenticate.ts credentialOf).
+    // dispatcher sees both and refuses the ambiguity (transport/credential.ts credentialOf).
     joinDuplicateHeaders: true,
   };
 }

@@ -5,6 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { BinaryBody } from "../../kernel/binary-body";
 import { errors } from "../../kernel/errors";
+import { binaryHeaders } from "../binary-headers";
 import type { Reply, ReplyHeaders } from "../call";
 import { COMPRESS_MIN_BYTES, encodeLargeJson } from "../compression";
 import { drainAfterDisconnect } from "../drain";
@@ -113,22 +114,21 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   }
 }
 
-/** Node sends streamed bodies chunked; a stored file states its length (x-content-length) so downloads show progress. */
-function binaryHeaders(headers: ReplyHeaders): ReplyHeaders {
-  const { "x-content-length": length, ...rest } = headers;
-  return length ? { ...rest, "content-length": length } : rest;
-}
-
-async function writeBinary(res: ServerResponse, headers: ReplyHeaders, result: BinaryBody, head: boolean): Promise<void> {
+/**
+ * The reply's headers and the body's own. A produced stream goes out chunked; a stored file states
+ * its length (Content-Length), so downloads show their progress.
+ */
+async function writeBinary(res: ServerResponse, replyHeaders: ReplyHeaders, result: BinaryBody, head: boolean): Promise<void> {
   const status = result.options.status ?? 200;
   const body = result.body;
+  const headers = { ...replyHeaders, ...binaryHeaders(result) };
   if (typeof body === "string" || body instanceof Uint8Array) {
-    res.writeHead(status, binaryHeaders(headers));
+    res.writeHead(status, headers);
     res.end(head ? undefined : body);
     return;
   }
   const iterator = body[Symbol.asyncIterator]();
-  const streamed = { ...binaryHeaders(headers), "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+  const streamed = { ...headers, "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
   if (head) {
     await iterator.return?.(); // a stored file or a node's stream must not stay open
     res.writeHead(status, streamed).end();

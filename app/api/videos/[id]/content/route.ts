@@ -23,8 +23,8 @@ async function serveContent(req: Request, { params }: RouteContext): Promise<Res
     requestId = ctx.requestId;
     const { id } = await params;
     const body = await createCaller(ctx).videos.content({ id, range: req.headers.get("range") ?? undefined });
-    if (url.searchParams.get("download") === "1") body.headers["content-disposition"] = `attachment; filename="${id}.mp4"`;
-    return binaryResponse(body, requestId);
+    // Its length goes out as Content-Length under the production server (next/binary.ts).
+    return binaryResponse(body, { "x-request-id": requestId }, { attachment: url.searchParams.get("download") === "1", hostLength: true });
   } catch (err) {
     return errorResponse(err, requestId);
   }
