@@ -5,7 +5,7 @@ import { resolveSession } from "../server/identity/users/session-principal";
 import { signUp } from "../server/identity/users/sign-up";
 import { db } from "../server/infra/db/client";
 import type { Role } from "../server/generated/prisma/enums";
-import { newRequestId } from "../server/transport/respond";
+import { newRequestId } from "../server/kernel/ids";
 import { createCaller, type Caller } from "../server/trpc/root";
 import { createWorkspace } from "../server/onboarding/create-workspace";
 

@@ -24,13 +24,35 @@ export type CallSpec = {
   eventId?: string;
 };
 
+/**
+ * What a modality's service returns for a call to a model, instead of running it: what admission
+ * must know (the spec) and how to run the call once admitted: route -> call the provider ->
+ * meter, composed by the service from the router (routing/nodes/router.ts), the provider adapter
+ * (providers/) and the meter (ledger/meter.ts), since a stream meters at its end and a stored
+ * response before its answer. The pipeline (server/pipeline/pipeline.ts) admits it, runs it, and
+ * ends the reservation if it fails.
+ */
+export class ModelCall<A> {
+  constructor(
+    readonly spec: CallSpec,
+    /** Runs the admitted call; when it returns, the reservation is charged or handed to what it returned (a stream, a background run). */
+    readonly run: (metering: Metering) => Promise<A>,
+  ) {}
+}
+
+/** What an operation answers: its service's result, or the answer of the model call it returned. */
+export type Answer<R> = R extends ModelCall<infer A> ? A : R;
+
 const NO_RATE: RateTicket = { settle: () => undefined, release: () => undefined };
+
+/** Whether any rate limit applies (most keys have none). */
+const limited = (l: Access["limits"]) => l.rpm !== null || l.tpm !== null || l.concurrency !== null;
 
 async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; rate: RateTicket }> {
   const access = await accessFor(ctx);
   assertModelAllowed(access, spec.model);
   const tokens = Math.max(0, Math.floor(spec.tokens ?? 0));
-  const rate = access.limitScope ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.outcome.rateLimits ??= {})) : NO_RATE;
+  const rate = access.limitScope && limited(access.limits) ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.outcome.rateLimits ??= {})) : NO_RATE;
   return { access, rate };
 }
 

@@ -28,12 +28,4 @@ export class BinaryBody {
   ) {
     Object.assign(this, stated);
   }
-
-  /**
-   * Empty: the headers are rendered from the fields above by the transport. Kept while the
-   * dispatcher (server/transport/dispatch.ts toReply) still spreads it into a reply's headers.
-   */
-  get headers(): Record<string, string> {
-    return {};
-  }
 }

@@ -31,3 +31,6 @@ export type IdPrefix = "ws" | "key" | "plan" | "sess" | "iss" | "node" | "req" |
 export function newId(prefix: IdPrefix, length = 24): string {
   return `${prefix}${prefix === "video" ? "-" : "_"}${randomBase62(length)}`;
 }
+
+/** The id a request is answered under (`x-request-id`). */
+export const newRequestId = (): string => newId("req");

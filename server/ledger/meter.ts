@@ -17,7 +17,7 @@ import { reserveBudgets, type Budget } from "./budgets";
 import { leaseBook, type Hold } from "./credit-leases";
 import { toStored, usageMovement, type UsageRecord } from "./movements";
 import { explainRefusal } from "./quota-refusal";
-import { countUsage } from "./usage-metrics";
+import { metrics } from "../infra/telemetry/metrics";
 import { usageWriter } from "./usage-writer";
 
 /** What the ledger is told of a call before it is reserved. */
@@ -56,13 +56,13 @@ export const roundReservation = (maxCost: Money) => money(maxCost).toDecimalPlac
 /** Reserves a call's highest cost on its caps and its workspace's balance, or throws 402. */
 export async function reserve(ctx: CallContext, r: Reservation): Promise<Metering> {
   const amount = roundReservation(r.maxCost);
-  const endBudgets = await reserveBudgets(ctx.principal.workspaceId, r.budgets ?? [], amount);
+  const endBudgets = r.budgets?.length ? await reserveBudgets(ctx.principal.workspaceId, r.budgets, amount) : null;
   try {
     const hold = await leaseBook().hold(ctx.principal.workspaceId, amount);
-    hold.whenEnded(endBudgets);
+    if (endBudgets) hold.whenEnded(endBudgets);
     return { ctx, eventId: r.eventId ?? ctx.requestId, endpoint: r.endpoint, hold, reservation: r };
   } catch (err) {
-    endBudgets();
+    endBudgets?.();
     throw await explainRefusal(err, ctx.principal.workspaceId);
   }
 }
@@ -105,4 +105,12 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string;
         )
   ).then(() => countUsage(call.modelId, { inputTokens, outputTokens }, capped));
   return observer ? observer.usageWrite(write) : write;
+}
+
+/** The usage the ledger committed, as Prometheus counters: tokens and USD by model (floats for dashboards and alerts; the ledger's rows hold the exact amounts). */
+export function countUsage(modelId: string, tokens: { inputTokens?: number; outputTokens?: number }, cost: Money): void {
+  const m = metrics();
+  if (tokens.inputTokens) m.tokens.inc({ model: modelId, direction: "input" }, tokens.inputTokens);
+  if (tokens.outputTokens) m.tokens.inc({ model: modelId, direction: "output" }, tokens.outputTokens);
+  if (!cost.isZero()) m.cost.inc({ model: modelId }, cost.toNumber());
 }

@@ -1,15 +1,17 @@
-// The first stage of a /v1 call: its credential to a principal. A workspace API key or a session
-// token (a JWT) in `Authorization: Bearer` (or `x-api-key`, which the transport reads as the
-// same); with x402 on, a call with no credential to an operation x402 callers may use is an x402
-// payer (with the payment its PAYMENT-SIGNATURE carries, if any). Then the operation's permission
-// group, for a restricted key or a token it minted.
+// Who may call, the first stage of a /v1 call: its credential to a principal. A workspace API key
+// or a session token (a JWT) in `Authorization: Bearer` (or `x-api-key`, which the transport reads
+// as the same); with x402 on, a call with no credential to an operation x402 callers may use is an
+// x402 payer (with the payment its PAYMENT-SIGNATURE carries, if any). Then the operation's
+// permission group, for a restricted key or a token it minted; and for every host (the tRPC
+// procedures too), the operation's tier.
 import { x402Enabled } from "../admission/x402/config";
 import { x402Principal, type X402Use } from "../admission/x402/principal";
-import type { KeyPermission } from "../identity/keys/permissions";
-import { assertPermitted } from "../identity/keys/permissions";
+import type { Tier } from "../contract/operation";
+import type { KeyGrant, KeyPermission } from "../identity/keys/permissions";
 import { verifyKey } from "../identity/keys/verify-key";
 import type { Principal } from "../identity/principal";
-import { looksLikeJwt } from "../identity/sessions/session-schemas";
+import type { SessionUser } from "../identity/users/session-user";
+import { can } from "../identity/workspaces/permissions";
 import { errors } from "../kernel/errors";
 
 /** What the transport found in the request's headers. */
@@ -47,6 +49,9 @@ const MESSAGES = {
   expired: "This API key has expired.",
 } as const;
 
+/** Looks like a JWT (three base64url parts), not an API key. */
+export const looksLikeJwt = (credential: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential);
+
 /**
  * Resolves an Authorization value to a principal: a workspace API key, or a session token (a
  * JWT). Throws 401 (invalid_api_key, or token_expired / invalid_token / token_revoked). A key at
@@ -75,4 +80,37 @@ export async function authenticate(credential: Credential, target: Target | null
   // A restricted key (or a token it minted) is refused an operation group it was not given, before its body is read.
   if (target) assertPermitted(principal, target.permission, target.method, target.path);
   return principal;
+}
+
+/**
+ * 403 insufficient_permissions when the caller's grant (keys/permissions.ts) lacks the
+ * operation's group: checked right after the credential, before the body is read.
+ */
+export function assertPermitted(principal: { kind: string; grant?: KeyGrant | null }, permission: KeyPermission | null, method: string, path: string): void {
+  if (permission === null || !principal.grant?.permissions || principal.grant.permissions.has(permission)) return;
+  throw errors.insufficientPermissions(permission, `${method} ${path}`, principal.kind === "session" ? "session token" : "API key");
+}
+
+// Who may call an operation of each tier (contract/operation.ts): `none` anyone; `api_key` a
+// credential of a workspace (an API key, a session token, an x402 payer, or a signed-in member
+// acting in a workspace); `billed` one that may spend it (dashboard members need a role that may
+// call models, not `billing`).
+
+/** Who is calling, as a host knows it: the principal, and for the dashboard the signed-in user (null: none; absent on /v1). */
+export type Caller = { principal: Principal | null; user?: SessionUser | null };
+
+function principalOf(caller: Caller): Principal {
+  if (caller.principal) return caller.principal;
+  // user: undefined is an API-key caller (/v1), null a dashboard request without a session.
+  if (caller.user) throw errors.notFound("Pick a workspace (x-workspace-id) you are a member of.", "workspace_not_found");
+  throw caller.user === null ? errors.unauthenticated() : errors.invalidApiKey();
+}
+
+/** Throws unless the caller may call an operation of `tier`. */
+export function assertTier(tier: Tier, caller: Caller): void {
+  if (tier === "none") return;
+  const principal = principalOf(caller);
+  if (tier === "billed" && principal.kind === "user" && !can(principal.role, "models.call")) {
+    throw errors.permissionDenied(`The ${principal.role} role cannot call models from the dashboard.`);
+  }
 }

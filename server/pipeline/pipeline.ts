@@ -15,23 +15,21 @@
 //   answer        the result, and the call's outcome (rate limits, payment receipt, phase
 //                 durations) that the transport writes as headers and closing frames
 //
-// An operation that calls a model returns a ModelCall (inference/model-call.ts): what admission
-// needs, and the route -> call provider -> meter of its modality (a stream meters at its end).
+// An operation that calls a model returns a ModelCall (admission/admit.ts): what admission needs,
+// and the route -> call provider -> meter of its modality (a stream meters at its end).
 // The other operations (reads, the catalog, sessions) answer from their service directly.
 import type { AnyOperation } from "../contract/operation";
 import type { RouteMatch } from "../contract/routes";
 import { accessFor } from "../admission/access";
-import { admit } from "../admission/admit";
+import { admit, ModelCall } from "../admission/admit";
 import { peekRateLimits } from "../admission/limits/rate-gate";
 import type { Principal } from "../identity/principal";
-import { ModelCall } from "../inference/model-call";
 import { release } from "../ledger/meter";
 import type { CallContext } from "../kernel/call-context";
 import type { CallObserver } from "../kernel/call-observer";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { hasIssues, validationError } from "../kernel/validation-error";
-import { authenticate, type Credential, type Target } from "./authenticate";
-import { assertTier, type Caller } from "./tiers";
+import { assertTier, authenticate, type Caller, type Credential, type Target } from "./authenticate";
 
 /** What the pipeline tells the request's telemetry (the transport's CallObservation). */
 export type PipelineObserver = CallObserver & {
@@ -132,5 +130,5 @@ async function reportRateLimits(call: RunningCall): Promise<void> {
   const known = call.outcome.rateLimits;
   if (!p || p.kind === "user" || known?.requests || known?.tokens) return;
   const access = await accessFor(call as CallContext<Principal>).catch(() => null);
-  if (access?.limitScope) call.outcome.rateLimits = peekRateLimits(access.limitScope, access.limits);
+  if (access?.limitScope && (access.limits.rpm !== null || access.limits.tpm !== null)) call.outcome.rateLimits = peekRateLimits(access.limitScope, access.limits);
 }

@@ -1,6 +1,6 @@
 // What the dispatcher sees of a request and what it answers, whichever host carries them: the
 // node:http data plane or a Next.js route handler. Each host turns its own request into an
-// IncomingCall and writes the Reply back in its own way.
+// IncomingCall and writes the Reply back in its own way (types only; dispatch.ts makes replies).
 import type { Readable } from "node:stream";
 import type { BinaryBody } from "../kernel/binary-body";
 import type { CallOutcome } from "../kernel/call-outcome";
@@ -38,25 +38,3 @@ export type Reply = (
   /** The request's telemetry (call-observation.ts), which the host ends once the answer went out (observeEnd). */
   observation?: { end(status: number): void };
 };
-
-/** The status an answer goes out with. */
-export function statusOf(reply: Reply): number {
-  if (reply.kind === "json" || reply.kind === "empty") return reply.status;
-  return reply.kind === "binary" ? (reply.body.options.status ?? 200) : 200;
-}
-
-/** Tells the request's telemetry that its answer went out. */
-export function observeEnd(reply: Reply): void {
-  reply.observation?.end(statusOf(reply));
-}
-
-export const SSE_HEADERS: ReplyHeaders = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-  connection: "keep-alive",
-};
-
-export function jsonReply(body: unknown, requestId: string, status = 200, headers: ReplyHeaders = {}): Reply {
-  return { kind: "json", status, headers: { "content-type": "application/json", "x-request-id": requestId, ...headers }, body: JSON.stringify(body) };
-}

@@ -10,15 +10,35 @@ import type { CallOutcome } from "../kernel/call-outcome";
 import { errors, GatewayError } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
 import { runCall } from "../pipeline/pipeline";
-import { finishHeaders, isPreflight, preflightReply } from "./answer-headers";
-import { jsonReply, SSE_HEADERS, type IncomingCall, type Reply } from "./call";
-import { operationInput } from "./call-input";
+import type { IncomingCall, Reply, ReplyHeaders } from "./call";
+import { credentialOf, operationInput } from "./call-input";
 import { CallObservation } from "./call-observation";
-import { credentialOf } from "./credential";
 import { errorReply } from "./error-adapter";
-import { addOutcomeHeaders, loadPaymentEncoding } from "./outcome-headers";
+import { addOutcomeHeaders, finishHeaders, isPreflight, loadPaymentEncoding, preflightReply } from "./answer-headers";
 import { parseJson, readBodyBytes } from "./request-body";
-import { newRequestId } from "./respond";
+import { newRequestId } from "../kernel/ids";
+
+/** The status an answer goes out with. */
+export function statusOf(reply: Reply): number {
+  if (reply.kind === "json" || reply.kind === "empty") return reply.status;
+  return reply.kind === "binary" ? (reply.body.options.status ?? 200) : 200;
+}
+
+/** Tells the request's telemetry that its answer went out. */
+export function observeEnd(reply: Reply): void {
+  reply.observation?.end(statusOf(reply));
+}
+
+export const SSE_HEADERS: ReplyHeaders = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+  connection: "keep-alive",
+};
+
+export function jsonReply(body: unknown, requestId: string, status = 200, headers: ReplyHeaders = {}): Reply {
+  return { kind: "json", status, headers: { "content-type": "application/json", "x-request-id": requestId, ...headers }, body: JSON.stringify(body) };
+}
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
   return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
@@ -27,7 +47,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
 /** What the pipeline returned, as an answer; a stream ends with the frames of the call's outcome. */
 export function toReply(result: unknown, requestId: string, outcome?: CallOutcome): Reply {
   if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options, outcome };
-  if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId, ...result.headers }, body: result };
+  if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId }, body: result };
   if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true, outcome };
   return jsonReply(result, requestId);
 }

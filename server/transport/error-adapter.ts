@@ -6,7 +6,7 @@ import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import type { Reply } from "./call";
 import { logFor } from "../infra/telemetry/log";
-import { detailHeaders } from "./outcome-headers";
+import { detailHeaders } from "./answer-headers";
 
 const log = logFor("http");
 

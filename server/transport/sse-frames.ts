@@ -1,7 +1,7 @@
 // The bytes of server-sent events, shared by both hosts.
 import type { CallOutcome } from "../kernel/call-outcome";
 import { errorBody, reportable } from "./error-adapter";
-import { outcomeFrames } from "./outcome-headers";
+import { outcomeFrames } from "./answer-headers";
 
 export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
 

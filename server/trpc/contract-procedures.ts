@@ -5,7 +5,7 @@
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
 import type { Operation, Tier } from "../contract/operation";
-import type { Answer } from "../inference/model-call";
+import type { Answer } from "../admission/admit";
 import { runOperation } from "../pipeline/pipeline";
 import { asTRPCError, bareProcedure, router, type Context } from "./init";
 

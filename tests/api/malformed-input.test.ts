@@ -3,7 +3,7 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { baseUrl, newWorkspace, raw } from "../helpers";
-import { MAX_JSON_DEPTH } from "../../server/transport/input-text";
+import { MAX_JSON_DEPTH } from "../../server/transport/request-body";
 
 const MULTIPART_ROUTES = ["/v1/audio/transcriptions", "/v1/audio/translations", "/v1/images/edits", "/v1/images/variations", "/v1/videos"];
 

@@ -8,8 +8,8 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { stopTracing, traceTo, tracingOn } from "../../server/infra/telemetry/tracing";
-import { observeEnd, type IncomingCall, type Reply } from "../../server/transport/call";
-import { dispatch } from "../../server/transport/dispatch";
+import type { IncomingCall, Reply } from "../../server/transport/call";
+import { dispatch, observeEnd } from "../../server/transport/dispatch";
 
 const exporter = new InMemorySpanExporter();
 let secret: string;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { operations, unservedOperations } from "../../server/contract";
 import { openApiDocument } from "../../server/contract/openapi";
-import { assertPermitted, grantOf, KEY_PERMISSIONS } from "../../server/identity/keys/permissions";
+import { grantOf, KEY_PERMISSIONS } from "../../server/identity/keys/permissions";
+import { assertPermitted } from "../../server/pipeline/authenticate";
 import type { PlanRule } from "../../server/identity/plans/plan-cache";
 import { assertMayMintFor, tokenPermissions } from "../../server/identity/sessions/mint-rules";
 import { GatewayError } from "../../server/kernel/errors";

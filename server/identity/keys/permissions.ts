@@ -2,7 +2,6 @@
 // server/contract/operation.ts) and models. A key made without restrictions, and every key made
 // before restrictions existed, may call everything: in the database an empty list means "all".
 import { z } from "zod";
-import { errors } from "../../kernel/errors";
 
 /**
  * The operation groups, in the order forms and listings show them. `files`, `batches` and
@@ -57,15 +56,4 @@ export function grantOf(permissions: readonly string[] | null, models: readonly 
   const groups = permissions?.length ? new Set(permissions as KeyPermission[]) : null;
   const ids = models?.length ? new Set(models) : null;
   return groups || ids ? { permissions: groups, models: ids } : null;
-}
-
-export const grants = (grant: KeyGrant | null | undefined, permission: KeyPermission): boolean => !grant?.permissions || grant.permissions.has(permission);
-
-/**
- * 403 insufficient_permissions when the caller's grant lacks the operation's group. Checked once
- * per call by the dispatcher, right after the credential, before the body is read.
- */
-export function assertPermitted(principal: { kind: string; grant?: KeyGrant | null }, permission: KeyPermission | null, method: string, path: string): void {
-  if (permission === null || grants(principal.grant, permission)) return;
-  throw errors.insufficientPermissions(permission, `${method} ${path}`, principal.kind === "session" ? "session token" : "API key");
 }

@@ -29,5 +29,3 @@ export type MintedSession = z.infer<typeof ZMintedSession>;
 /** Custom claims of a session token beside the registered ones (`gw_permissions` only when its minting key was restricted). */
 export const CLAIMS = { workspace: "gw_workspace", plan: "gw_plan", permissions: "gw_permissions" } as const;
 
-/** Looks like a JWT (three base64url parts), not an API key. */
-export const looksLikeJwt = (credential: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(credential);

@@ -4,9 +4,9 @@
 import { BinaryBody } from "../../kernel/binary-body";
 import { audioSecondsCost } from "../../routing/catalog/media-pricing";
 import { recordCall, type Metering } from "../../ledger/meter";
-import { ModelCall } from "../model-call";
+import { ModelCall } from "../../admission/admit";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { resolveModel } from "../../routing/catalog/models";
+import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { UpstreamFailure } from "../../providers/upstream-failure";

@@ -3,8 +3,8 @@
 import { recordCall, type Metering } from "../../ledger/meter";
 import { maxEmbeddingCost, maxEmbeddingTokens, tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { resolveModel } from "../../routing/catalog/models";
-import { ModelCall } from "../model-call";
+import { resolveModel } from "../../routing/catalog/catalog-cache";
+import { ModelCall } from "../../admission/admit";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { postJson } from "../../providers/openai-compatible/http";

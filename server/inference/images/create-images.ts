@@ -3,10 +3,9 @@
 import { requireModelType } from "../audio/model-type";
 import { imageCost, maxImageCost } from "../../routing/catalog/media-pricing";
 import { recordCall, type Metering } from "../../ledger/meter";
-import { ModelCall } from "../model-call";
-import { getCatalog } from "../../routing/catalog/catalog-cache";
+import { ModelCall } from "../../admission/admit";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { resolveModel } from "../../routing/catalog/models";
+import { getCatalog, resolveModel } from "../../routing/catalog/catalog-cache";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { postJson, type UpstreamResponse } from "../../providers/openai-compatible/http";

@@ -1,13 +1,13 @@
 // POST /v1/responses: the conversation is rebuilt (previous_response_id) and translated to a chat
 // completion for the node; the answer becomes output items. Plain, streamed, or in the background.
 import type { Metering } from "../../ledger/meter";
-import { ModelCall } from "../model-call";
+import { ModelCall } from "../../admission/admit";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { resolveModel } from "../../routing/catalog/models";
+import { resolveModel } from "../../routing/catalog/catalog-cache";
 import type { CallContext } from "../../identity/principal";
 import { callNode } from "../chat/call-node";
-import { assertChatCapable } from "../chat/capabilities";
+import { assertChatCapable } from "../chat/create-completion";
 import type { ChatCompletionRequest } from "../chat/schema";
 import { errors, GatewayError } from "../../kernel/errors";
 import type { EventStream } from "../../kernel/event-stream";

@@ -5,7 +5,7 @@ import type { CallContext } from "../../identity/principal";
 import { admitWithoutHold } from "../../admission/admit";
 import { withVideoReservation } from "../../ledger/video-money";
 import { videoCost } from "../../routing/catalog/media-pricing";
-import { resolveModel } from "../../routing/catalog/models";
+import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";

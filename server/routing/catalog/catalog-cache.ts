@@ -1,6 +1,7 @@
 // The model catalog held in memory: every request resolves its model here, not in the database.
 // Reloaded at most every CATALOG_TTL_MS and at once when a catalog or node change is notified.
 import { db } from "../../infra/db/client";
+import { errors } from "../../kernel/errors";
 import { Channel, listen } from "../../infra/db/notify";
 import { modelInclude, type ModelRow } from "./model-row";
 import { logFor } from "../../infra/telemetry/log";
@@ -65,3 +66,10 @@ export async function getCatalog(): Promise<Catalog> {
 }
 
 export { invalidate as invalidateCatalog };
+
+/** Resolves a model id against the catalog, or throws 404 model_not_found. */
+export async function resolveModel(id: string): Promise<CatalogEntry> {
+  const entry = (await getCatalog()).byId.get(id);
+  if (!entry) throw errors.modelNotFound(id);
+  return entry;
+}

@@ -1,5 +1,7 @@
+// The catalog as the models endpoints show it: the list, one model's details, what an API key
+// asking to delete one gets, and the catalog read straight from the database for operator tools.
 import { errors } from "../../kernel/errors";
-import { getCatalog, type CatalogEntry } from "./catalog-cache";
+import { getCatalog, resolveModel } from "./catalog-cache";
 import type { ModelDetail, ModelObject } from "./model-card";
 import { db } from "../../infra/db/client";
 import { modelInclude, toModelDetail, toModelObject } from "./model-row";
@@ -7,13 +9,6 @@ import { modelInclude, toModelDetail, toModelObject } from "./model-row";
 export async function listModels(): Promise<{ object: "list"; data: ModelObject[] }> {
   const catalog = await getCatalog();
   return { object: "list", data: [...catalog.byId.values()].map((e) => toModelObject(e.row, e.readyNow)) };
-}
-
-/** Resolves a model id against the catalog, or throws 404 model_not_found. */
-export async function resolveModel(id: string): Promise<CatalogEntry> {
-  const entry = (await getCatalog()).byId.get(id);
-  if (!entry) throw errors.modelNotFound(id);
-  return entry;
 }
 
 export async function getModel(id: string): Promise<ModelDetail> {

@@ -3,7 +3,7 @@
 import { currentSession } from "./current-session";
 import type { Context } from "../../trpc/init";
 import { createCaller, type Caller } from "../../trpc/root";
-import { newRequestId } from "../respond";
+import { newRequestId } from "../../kernel/ids";
 
 export async function dashboardContext(workspaceId: string | null): Promise<Context> {
   const { user, principal } = await currentSession(workspaceId);

@@ -3,8 +3,8 @@
 // plane that `npm start` runs.
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { observeEnd, type IncomingCall, type Reply } from "../call";
-import { dispatch } from "../dispatch";
+import type { IncomingCall, Reply } from "../call";
+import { dispatch, observeEnd } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
 

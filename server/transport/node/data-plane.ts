@@ -7,10 +7,10 @@ import { posix } from "node:path";
 import type { Duplex } from "node:stream";
 import { isContractPath } from "../../contract/routes";
 import { errors, GatewayError } from "../../kernel/errors";
-import { observeEnd, type IncomingCall } from "../call";
-import { dispatch } from "../dispatch";
+import type { IncomingCall } from "../call";
+import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
-import { newRequestId } from "../respond";
+import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
 
 const ours = isContractPath;

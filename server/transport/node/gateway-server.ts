@@ -80,7 +80,7 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
     requestTimeout,
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(shortest / 4))),
     // node:http keeps the first of two Authorization headers and drops the second; joined, the
-    // dispatcher sees both and refuses the ambiguity (transport/credential.ts credentialOf).
+    // dispatcher sees both and refuses the ambiguity (transport/call-input.ts credentialOf).
     joinDuplicateHeaders: true,
   };
 }

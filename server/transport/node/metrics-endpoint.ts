@@ -8,7 +8,7 @@ import { instanceMetrics } from "../../infra/telemetry/instance-metrics";
 import { PROMETHEUS_TEXT } from "../../infra/telemetry/metrics-port";
 import { GatewayError } from "../../kernel/errors";
 import { errorReply } from "../error-adapter";
-import { newRequestId } from "../respond";
+import { newRequestId } from "../../kernel/ids";
 import { writeReply } from "./write-reply";
 
 const sameSecret = (given: string, expected: string) => {

@@ -3,7 +3,7 @@
 // (tokenUsage, tokenCost), so the page shows the exact charge as a decimal string.
 import { z } from "zod";
 import { tokenCost } from "../../routing/catalog/pricing";
-import { resolveModel } from "../../routing/catalog/models";
+import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { tokenUsage } from "../../inference/chat/completion-shape";
 import { formatMoney } from "../../kernel/money";
 import { router, workspaceProcedure } from "../init";

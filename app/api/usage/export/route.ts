@@ -2,7 +2,7 @@
 // download, for the signed-in member (the same procedure and permission as the usage page).
 import { dashboardCaller } from "@/server/transport/next/dashboard-context";
 import { errorResponse } from "@/server/transport/error-adapter";
-import { newRequestId } from "@/server/transport/respond";
+import { newRequestId } from "@/server/kernel/ids";
 
 export const dynamic = "force-dynamic";
 

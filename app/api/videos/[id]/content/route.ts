@@ -5,7 +5,7 @@
 import { binaryResponse } from "@/server/transport/next/binary";
 import { dashboardContext } from "@/server/transport/next/dashboard-context";
 import { errorResponse } from "@/server/transport/error-adapter";
-import { newRequestId } from "@/server/transport/respond";
+import { newRequestId } from "@/server/kernel/ids";
 import { errors } from "@/server/kernel/errors";
 import { createCaller } from "@/server/trpc/root";
 
