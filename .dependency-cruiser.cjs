@@ -33,9 +33,7 @@ const layer = {
   contract: "^server/contract/",
   onboarding: "^server/onboarding/",
   inference: "^server/inference/",
-  // `limits/` and `payments/` are admission's old folders; they are named here only until their move
-  // into `server/admission/` is done, and go away then.
-  admission: "^server/(admission|limits|payments)/",
+  admission: "^server/admission/",
   identity: "^server/identity/",
   routing: "^server/routing/",
   ledger: "^server/ledger/",
