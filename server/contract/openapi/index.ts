@@ -5,7 +5,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { operations, unservedOperations } from "../index";
 import { ERROR_RESPONSES } from "../errors";
-import * as out from "../outputs";
+import { ZErrorBody } from "../../kernel/answer-schemas";
 import { REQUEST_ID_HEADER, servedRoute, unservedRoute } from "./answers";
 import { nameSchemas } from "./names";
 
@@ -76,7 +76,7 @@ function build(): OpenApiDocument {
   for (const op of operations) registry.registerPath(servedRoute(op));
   for (const op of unservedOperations) registry.registerPath(unservedRoute(op));
 
-  const doc = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: out.ZErrorBody }]).generateDocument({
+  const doc = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: ZErrorBody }]).generateDocument({
     openapi: "3.1.0",
     info: { title: "Model gateway API", version: "v1", description: DESCRIPTION },
     tags: TAGS,

@@ -1,12 +1,13 @@
 // The model catalog with prices, network status and the health check.
 import { z } from "zod";
+import { ZModelDeleted, ZModelList } from "../../routing/catalog/model-answers";
 import { ZModelDetail } from "../../routing/catalog/model-card";
 import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { networkStatus } from "../../routing/nodes/network-status";
+import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
 import { allowedModels } from "../../admission/access";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
-import { ZHealth, ZModelDeleted, ZModelList, ZNetworkStatus } from "../outputs";
 
 const ZModelId = z.object({ id: z.string().min(1) });
 /** No input: the transports pass an empty object, server-side callers may pass nothing. */
@@ -103,7 +104,7 @@ export const healthCheck = operation({
   permission: null,
   body: { kind: "none" },
   input: NO_INPUT,
-  output: ZHealth,
+  output: z.strictObject({ ok: z.boolean(), uptimeMs: z.number().describe("Milliseconds since this gateway process started") }),
   produces: { kind: "json" },
   pricing: { kind: "free" },
   handler: async () => ({ ok: true as const, uptimeMs: Math.round(performance.now() - startedAt) }),

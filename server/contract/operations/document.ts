@@ -2,7 +2,7 @@
 // (openapi/index.ts) and served like any operation, without a credential.
 import { z } from "zod";
 import { operation } from "../operation";
-import { ZOpenApiDocument } from "../outputs";
+import { ZOpenApiDocument } from "../openapi/document-schema";
 
 export const openApiDocumentOp = operation({
   id: "openapi.document",

@@ -1,16 +1,15 @@
 // Embeddings, audio and images.
 import { createSpeech } from "../../inference/audio/speech";
-import { ZSpeechRequest, ZTranscriptionRequest, ZTranslationRequest } from "../../inference/audio/schema";
+import { ZSpeechRequest, ZTranscription, ZTranscriptionRequest, ZTranslationRequest } from "../../inference/audio/schema";
 import { transcribe, translate } from "../../inference/audio/transcribe";
 import { createEmbeddings } from "../../inference/embeddings/create-embeddings";
-import { ZEmbeddingsRequest } from "../../inference/embeddings/schema";
+import { ZEmbeddingsRequest, ZEmbeddingsResult } from "../../inference/embeddings/schema";
 import { editImages, generateImages, varyImages } from "../../inference/images/create-images";
 import { readImageFile } from "../../inference/images/image-file";
-import { ZImageEdit, ZImageFile, ZImageGeneration, ZImageVariation } from "../../inference/images/schema";
+import { ZImageEdit, ZImageFile, ZImageGeneration, ZImagesResult, ZImageVariation } from "../../inference/images/schema";
 import { env } from "../../infra/env";
 import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
-import { ZEmbeddingsResult, ZImagesResult, ZTranscription } from "../outputs";
 
 const AUDIO_FORM = { kind: "multipart", files: ["file"], maxFileBytes: () => env.MAX_AUDIO_UPLOAD_BYTES } as const;
 const IMAGE_FORM = { kind: "multipart", files: ["image", "mask"], maxFileBytes: () => env.MAX_IMAGE_UPLOAD_BYTES } as const;

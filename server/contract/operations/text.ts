@@ -1,13 +1,13 @@
 // Text: chat completions and the responses API.
 import { z } from "zod";
 import { createChatCompletion } from "../../inference/chat/create-completion";
-import { ZChatCompletionRequest } from "../../inference/chat/schema";
+import { ZChatCompletion, ZChatCompletionRequest } from "../../inference/chat/schema";
 import { createResponse } from "../../inference/responses/create-response";
 import { cancelResponse, deleteResponse, listInputItems, retrieveResponse } from "../../inference/responses/manage-responses";
+import { ZInputItemsList, ZResponseDeleted, ZResponseObject } from "../../inference/responses/answer-schema";
 import { ZInputItemsQuery, ZResponseCreate, ZRetrieveQuery } from "../../inference/responses/schema";
 import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
-import { ZChatCompletion, ZInputItemsList, ZResponseDeleted, ZResponseObject } from "../outputs";
 
 const TOKENS = { kind: "metered", unit: "tokens", note: "input and output tokens the node reports, at the model's per-1M prices" } as const;
 const ZId = z.object({ id: z.string().min(1) });

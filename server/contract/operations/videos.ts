@@ -1,12 +1,11 @@
 // Asynchronous video jobs: create (queued), poll, list, delete, download.
 import { createVideo } from "../../inference/videos/create-video";
 import { deleteVideo, getVideo, listVideos } from "../../inference/videos/manage-videos";
-import { ZVideoContent, ZVideoCreate, ZVideoId, ZVideoList } from "../../inference/videos/schema";
+import { ZVideoContent, ZVideoCreate, ZVideoDeleted, ZVideoId, ZVideoJob, ZVideoList, ZVideoListPage } from "../../inference/videos/schema";
 import { videoContent } from "../../inference/videos/video-content";
 import { env } from "../../infra/env";
 import { ERROR_RESPONSES } from "../errors";
 import { operation } from "../operation";
-import { ZVideoDeleted, ZVideoJob, ZVideoList as ZVideoListPage } from "../outputs";
 
 export const videosCreate = operation({
   id: "videos.create",

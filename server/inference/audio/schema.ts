@@ -1,3 +1,5 @@
+// The audio API (part 2.10 of the API reference): speech, transcription and translation requests,
+// and the transcript the last two answer with (speech answers audio bytes).
 import { z } from "zod";
 import { ZUpload } from "../../infra/storage/upload";
 
@@ -40,3 +42,35 @@ export type TranscriptionRequest = z.infer<typeof ZTranscriptionRequest>;
 /** POST /v1/audio/translations (multipart): into English, so no language. */
 export const ZTranslationRequest = z.object(common);
 export type TranslationRequest = z.infer<typeof ZTranslationRequest>;
+
+// ---- The answer ----
+
+const ZSegment = z.looseObject({
+  id: z.number().int(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+  seek: z.number().int(),
+  tokens: z.array(z.number().int()),
+  temperature: z.number(),
+  avg_logprob: z.number(),
+  compression_ratio: z.number(),
+  no_speech_prob: z.number(),
+});
+
+/**
+ * A transcript (transcriptions and translations): `response_format: verbose_json` (and no format
+ * named) gives task, language, duration and segments (and the node's words); `json` the node's
+ * object, at least `text`. `text`, `srt` and `vtt` are answered as text, not JSON.
+ */
+export const ZTranscription = z.union([
+  z.looseObject({
+    task: z.enum(["transcribe", "translate"]),
+    language: z.string(),
+    duration: z.number().describe("Seconds of audio"),
+    text: z.string(),
+    segments: z.array(ZSegment),
+    words: z.array(z.looseObject({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+  }),
+  z.looseObject({ text: z.string() }),
+]);

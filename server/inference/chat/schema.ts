@@ -1,7 +1,9 @@
-// The chat completions request (part 2.3 of the API reference), with the OpenAI API's types and
-// bounds. Unknown fields are passed on to the node unchanged, as OpenAI-compatible servers
-// accept extensions.
+// POST /v1/chat/completions (part 2.3 of the API reference): the request, with the OpenAI API's
+// types and bounds (unknown fields are passed on to the node unchanged, as OpenAI-compatible
+// servers accept extensions), and the completion it is answered with.
 import { z } from "zod";
+import { unixSeconds } from "../../kernel/answer-schemas";
+import { SERVICE_TIERS } from "./completion-shape";
 
 const text = z.string();
 const contentPart = z.looseObject({ type: z.string().min(1) });
@@ -79,3 +81,59 @@ export const ZChatCompletionRequest = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullable().optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ZChatCompletionRequest>;
+
+// ---- The answer ----
+
+const answeredToolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.looseObject({ name: z.string(), arguments: z.string().describe("JSON text of the arguments, as the model wrote it") }),
+});
+
+const ZAssistantMessage = z.looseObject({
+  role: z.literal("assistant"),
+  content: z.string().nullable(),
+  refusal: z.string().nullable(),
+  name: z.string().optional(),
+  reasoning_content: z.string().nullable().optional(),
+  tool_call_id: z.string().optional(),
+  tool_calls: z.array(answeredToolCall).optional(),
+});
+
+const tokenLogprob = { token: z.string(), logprob: z.number(), bytes: z.array(z.number().int()).nullable() };
+const ZTokenLogprob = z.looseObject({ ...tokenLogprob, top_logprobs: z.array(z.looseObject(tokenLogprob)) });
+
+/** Log probabilities of a choice, as the node gives them: each list null when it has none. */
+const ZChoiceLogprobs = z.looseObject({ content: z.array(ZTokenLogprob).nullable(), refusal: z.array(ZTokenLogprob).nullable() });
+
+const ZChoice = z.looseObject({
+  index: z.number().int(),
+  finish_reason: z.enum(["stop", "length", "tool_calls", "content_filter"]),
+  message: ZAssistantMessage,
+  logprobs: ZChoiceLogprobs.nullable(),
+});
+
+export const ZChatUsage = z.looseObject({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().int(), audio_tokens: z.number().int() }),
+  completion_tokens_details: z.looseObject({
+    reasoning_tokens: z.number().int(),
+    audio_tokens: z.number().int(),
+    accepted_prediction_tokens: z.number().int(),
+    rejected_prediction_tokens: z.number().int(),
+  }),
+});
+
+/** The node's completion, with the gateway's model id and every field of part 2.3 present (completion-shape.ts). */
+export const ZChatCompletion = z.looseObject({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: unixSeconds,
+  model: z.string().describe("The gateway's model id (whatever the node calls it)"),
+  service_tier: z.enum(SERVICE_TIERS).describe("The node's when it is one of these, else `default`"),
+  system_fingerprint: z.string().describe("The node's, or one the gateway derives from the model when the node sends none"),
+  choices: z.array(ZChoice),
+  usage: ZChatUsage,
+});

@@ -1,3 +1,4 @@
+// POST /v1/embeddings (part 2.10 of the API reference): the request and its answer.
 import { z } from "zod";
 
 const tokenArray = z.array(z.number().int().min(0)).min(1, "must not be empty");
@@ -15,3 +16,18 @@ export const ZEmbeddingsRequest = z.looseObject({
   user: z.string().optional(),
 });
 export type EmbeddingsRequest = z.infer<typeof ZEmbeddingsRequest>;
+
+// ---- The answer ----
+
+export const ZEmbeddingsResult = z.looseObject({
+  object: z.literal("list"),
+  model: z.string().describe("The gateway's model id"),
+  data: z.array(
+    z.looseObject({
+      object: z.literal("embedding"),
+      index: z.number().int(),
+      embedding: z.union([z.array(z.number()), z.string().describe("base64 of little-endian float32s, with `encoding_format: base64`")]),
+    }),
+  ),
+  usage: z.strictObject({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+});

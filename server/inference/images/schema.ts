@@ -1,5 +1,8 @@
+// The images API (part 2.10 of the API reference): generation, edit and variation requests, the
+// signed link of a stored image, and the images result the first three answer with.
 import { z } from "zod";
 import { ZUpload } from "../../infra/storage/upload";
+import { unixSeconds } from "../../kernel/answer-schemas";
 
 export const IMAGE_SIZES = ["auto", "256x256", "512x512", "1024x1024", "1536x1024", "1024x1536", "1792x1024", "1024x1792"] as const;
 
@@ -55,3 +58,18 @@ export type ImageVariation = z.infer<typeof ZImageVariation>;
 
 export const ZImageFile = z.object({ name: z.string().min(1), expires: z.coerce.number().int(), signature: z.string() });
 export type ImageFile = z.infer<typeof ZImageFile>;
+
+// ---- The answer ----
+
+const revisedPrompt = z.string().optional();
+
+/** What generations, edits and variations answer. */
+export const ZImagesResult = z.strictObject({
+  created: unixSeconds,
+  data: z.array(
+    z.union([
+      z.strictObject({ b64_json: z.string().describe("The image, base64 (`response_format: b64_json`, the default)"), revised_prompt: revisedPrompt }),
+      z.strictObject({ url: z.string().describe("A signed link to the image on this gateway, valid for a limited time (`response_format: url`)"), revised_prompt: revisedPrompt }),
+    ]),
+  ),
+});

@@ -1,4 +1,5 @@
-// The responses API request (part 2.4 of the API reference, OpenAI's Responses API for the rest).
+// The requests of the responses API (part 2.4 of the API reference, OpenAI's Responses API for
+// the rest): create, retrieve, list input items. What they are answered with is in answer-schema.ts.
 import { z } from "zod";
 
 const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must be 1-64 letters, digits, underscores or dashes");

@@ -1,5 +1,8 @@
-// Requests of the videos API. Checks that need the model (ranges, sizes) are in video-spec.ts.
+// The videos API (part 2.2 of the API reference): its requests, and the job, list and deletion it
+// answers with (the content route answers bytes). Checks that need the model (ranges, sizes) are
+// in video-spec.ts.
 import { z } from "zod";
+import { deletedAnswer, listPage, unixSeconds } from "../../kernel/answer-schemas";
 
 /** A whole number, also accepted as a string of digits (the OpenAI SDK sends `seconds: "4"`). */
 const wholeNumber = z.union([
@@ -38,3 +41,31 @@ export const ZVideoContent = ZVideoId.extend({
   range: z.string().optional(),
 });
 export type VideoContentRequest = z.infer<typeof ZVideoContent>;
+
+// ---- Answers ----
+
+/** A video job: what create, retrieve and the list answer. */
+export const ZVideoJob = z.strictObject({
+  id: z.string().describe("Starts with `video-`"),
+  object: z.literal("video.generation.job"),
+  created_at: unixSeconds,
+  status: z.enum(["queued", "in_progress", "completed", "failed"]),
+  model: z.string(),
+  prompt: z.string(),
+  progress: z.number().describe("0 to 100"),
+  seconds: z.number().int(),
+  size: z.string(),
+  fps: z.number().int(),
+  aspect_ratio: z.string().nullable(),
+  completed_at: unixSeconds.nullable(),
+  expires_at: unixSeconds.nullable().describe("When the job and its video are deleted; set once it finished"),
+  billed_seconds: z.number().nullable().describe("Seconds of video the node reported and the job was billed for, once completed"),
+  cost: z.string().describe("What the job cost, a decimal string in USD; `0` until completed, and for ever when failed"),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional().describe("Present when failed"),
+});
+
+/** GET /v1/videos: a page of jobs. */
+export const ZVideoListPage = listPage(ZVideoJob);
+
+/** DELETE /v1/videos/{id}. */
+export const ZVideoDeleted = deletedAnswer("video.deleted");
