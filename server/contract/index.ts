@@ -2,13 +2,14 @@
 // document are derived from. Adding a route is one declaration here plus its service.
 import { healthCheck, modelsDelete, modelsGet, modelsList, networkStatusOp } from "./operations/catalog";
 import { audioSpeech, audioTranscribe, audioTranslate, embeddingsCreate, imagesEdit, imagesFile, imagesGenerate, imagesVary } from "./operations/media";
-import { openApiDocumentOp } from "./operations/document";
+import { documentOperation } from "./operations/document";
 import { jwksDocument, sessionsCreate, sessionsRevoke, sessionsRevokeSubject } from "./operations/sessions";
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
+import { unservedOperations } from "./operations/unserved";
 import type { AnyOperation } from "./operation";
 
-export { unservedOperations } from "./operations/unserved";
+export { unservedOperations };
 
 /** Grouped by tRPC router: `chat.createCompletion` is `contract.chat.createCompletion`. */
 export const contract = {
@@ -22,7 +23,7 @@ export const contract = {
   sessions: { create: sessionsCreate, revoke: sessionsRevoke, revokeSubject: sessionsRevokeSubject, jwks: jwksDocument },
   network: { status: networkStatusOp },
   health: { check: healthCheck },
-  openapi: { document: openApiDocumentOp },
+  openapi: { document: documentOperation(async () => (await import("./openapi")).openApiDocument(operations, unservedOperations)) },
 } as const;
 
 export const operations: AnyOperation[] = Object.values(contract).flatMap((group) => Object.values(group) as AnyOperation[]);

@@ -43,7 +43,7 @@ describe("permission groups", () => {
   });
 
   it("the OpenAPI document names each operation's group and documents the 403 of unserved paths", () => {
-    const doc = openApiDocument() as Json;
+    const doc = openApiDocument(operations, unservedOperations) as Json;
     expect(doc.paths["/v1/embeddings"].post["x-permission"]).toBe("embeddings");
     expect(doc.paths["/v1/sessions"].post["x-permission"]).toBe("sessions");
     expect(doc.paths["/v1/files"].get["x-permission"]).toBe("files");

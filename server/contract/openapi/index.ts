@@ -1,9 +1,10 @@
 // The OpenAPI 3.1 document of the gateway, built from the contract's declarations (served
-// operations and the paths declared but not served) with zod-to-openapi: request bodies, query,
-// path and header parameters from each operation's input schema; answers from its output schema
-// and what it produces; the error statuses each can answer; the security scheme. Built once.
+// operations and the paths declared but not served, handed in by contract/index.ts, which serves
+// the document) with zod-to-openapi: request bodies, query, path and header parameters from each
+// operation's input schema; answers from its output schema and what it produces; the error
+// statuses each can answer; the security scheme. Built once.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { operations, unservedOperations } from "../index";
+import type { AnyOperation, UnservedOperation } from "../operation";
 import { ERROR_RESPONSES } from "../errors";
 import { ZErrorBody } from "../../kernel/answer-schemas";
 import { REQUEST_ID_HEADER, servedRoute, unservedRoute } from "./answers";
@@ -12,7 +13,6 @@ import { nameSchemas } from "./names";
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 // Where the document is served (operations/document.ts) and the page that renders it (app/docs).
-// Not imported from there: contract/index.ts -> operations/document.ts -> here would be a cycle.
 const OPENAPI_PATH = "/openapi.json";
 const DOCS_PATH = "/docs";
 
@@ -57,8 +57,8 @@ function closeObjects(node: unknown): void {
   for (const value of Object.values(schema)) closeObjects(value);
 }
 
-function build(): OpenApiDocument {
-  nameSchemas();
+function build(operations: readonly AnyOperation[], unservedOperations: readonly UnservedOperation[]): OpenApiDocument {
+  nameSchemas(operations);
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", SECURITY_SCHEME, {
     type: "http",
@@ -88,8 +88,8 @@ function build(): OpenApiDocument {
 
 let cached: OpenApiDocument | undefined;
 
-/** The document (built on first use; the same object afterwards: do not mutate it). */
-export function openApiDocument(): OpenApiDocument {
-  cached ??= build();
+/** The document of the contract's operations (built on first use; the same object afterwards: do not mutate it). */
+export function openApiDocument(operations: readonly AnyOperation[], unservedOperations: readonly UnservedOperation[]): OpenApiDocument {
+  cached ??= build(operations, unservedOperations);
   return cached;
 }

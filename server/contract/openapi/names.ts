@@ -12,7 +12,7 @@ import { ZErrorBody } from "../../kernel/answer-schemas";
 import { ZModelDeleted, ZModelList } from "../../routing/catalog/model-answers";
 import { ZCapabilities, ZModelDetail, ZModelObject, ZPricing, ZVideoBlock } from "../../routing/catalog/model-card";
 import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
-import { operations } from "../index";
+import type { AnyOperation } from "../operation";
 import { ZOpenApiDocument } from "./document-schema";
 
 /** Output schemas with a name in `components.schemas` (wherever they appear, they are a $ref). */
@@ -52,7 +52,7 @@ function nameSchema(schema: z.ZodType, name: string): void {
 const NAMED_OUTPUTS: Record<string, string> = { "health.check": "Health" };
 
 /** Names every output schema (once per process: the registry is global). */
-export function nameSchemas(): void {
+export function nameSchemas(operations: readonly AnyOperation[]): void {
   for (const [schema, name] of NAMED_SCHEMAS) nameSchema(schema, name);
   for (const op of operations) if (op.output && !zodToOpenAPIRegistry.get(op.output)) nameSchema(op.output, NAMED_OUTPUTS[op.id] ?? `${pascal(op.id)}Result`);
   nameSchema(ZErrorBody, "Error");

@@ -4,6 +4,8 @@ import { currentSession } from "./current-session";
 import type { Context } from "../../trpc/init";
 import { createCaller, type Caller } from "../../trpc/root";
 import { newRequestId } from "../../kernel/ids";
+import type { AnyOperation } from "../../contract/operation";
+import { runOperation } from "../../pipeline/pipeline";
 
 export async function dashboardContext(workspaceId: string | null): Promise<Context> {
   const { user, principal } = await currentSession(workspaceId);
@@ -14,4 +16,14 @@ export async function dashboardContext(workspaceId: string | null): Promise<Cont
 export async function dashboardCaller(workspaceId: string | null): Promise<{ caller: Caller; requestId: string }> {
   const ctx = await dashboardContext(workspaceId);
   return { caller: createCaller(ctx), requestId: ctx.requestId };
+}
+
+/**
+ * Runs a /v1 operation for the signed-in member of a workspace, the way the /v1 hosts run it (the
+ * pipeline's runOperation), for route handlers whose answer tRPC cannot carry (a video file).
+ */
+export async function runAsMember(workspaceId: string | null, op: AnyOperation, input: unknown): Promise<{ answer: unknown; requestId: string }> {
+  const ctx = await dashboardContext(workspaceId);
+  const answer = await runOperation(op, { ...ctx, outcome: {} }, input);
+  return { answer, requestId: ctx.requestId };
 }

@@ -1,13 +1,16 @@
-// A workspace's video for the dashboard's player and its Download link: the same procedure as
-// GET /v1/videos/{id}/content, called as the signed-in member of `?workspaceId=`. The browser's
+// A workspace's video for the dashboard's player and its Download link: the same operation as
+// GET /v1/videos/{id}/content, run by the same pipeline function as the signed-in member of
+// `?workspaceId=`. The browser's
 // <video> element asks for byte ranges, so Range is passed on. A non-member gets the same 404
 // as an unknown id (videos.content checks the workspace), so ids reveal nothing.
 import { binaryResponse } from "@/server/transport/next/binary";
-import { dashboardContext } from "@/server/transport/next/dashboard-context";
+import { runAsMember } from "@/server/transport/next/dashboard-context";
 import { errorResponse } from "@/server/transport/error-adapter";
 import { newRequestId } from "@/server/kernel/ids";
 import { errors } from "@/server/kernel/errors";
-import { createCaller } from "@/server/trpc/root";
+import { contract } from "@/server/contract";
+import type { AnyOperation } from "@/server/contract/operation";
+import type { BinaryBody } from "@/server/kernel/binary-body";
 
 export const dynamic = "force-dynamic";
 
@@ -19,10 +22,10 @@ async function serveContent(req: Request, { params }: RouteContext): Promise<Res
     const url = new URL(req.url);
     const workspaceId = url.searchParams.get("workspaceId");
     if (!workspaceId) throw errors.invalidRequest("Name the workspace of the video: ?workspaceId=<id>.", "workspaceId", "invalid_value");
-    const ctx = await dashboardContext(workspaceId);
-    requestId = ctx.requestId;
     const { id } = await params;
-    const body = await createCaller(ctx).videos.content({ id, range: req.headers.get("range") ?? undefined });
+    const run = await runAsMember(workspaceId, contract.videos.content as AnyOperation, { id, range: req.headers.get("range") ?? undefined });
+    requestId = run.requestId;
+    const body = run.answer as BinaryBody;
     // Its length goes out as Content-Length under the production server (next/binary.ts).
     return binaryResponse(body, { "x-request-id": requestId }, { attachment: url.searchParams.get("download") === "1", hostLength: true });
   } catch (err) {
