@@ -6,7 +6,6 @@
 import type { z } from "zod";
 import type { KeyPermission } from "../identity/keys/permissions";
 import type { CallContext, Principal } from "../identity/principal";
-import type { CallOutcome } from "../kernel/call-outcome";
 import type { X402Use } from "../admission/x402/principal";
 import type { ErrorStatus } from "./errors";
 
@@ -41,8 +40,8 @@ export type Produces =
   | { kind: "binary"; mediaTypes: readonly string[]; jsonToo?: boolean };
 
 export type { CallContext };
-/** The context of an operation that needs no credential: the principal is there when the caller sent one. */
-export type AnyContext = { requestId: string; principal: Principal | null; outcome: CallOutcome };
+/** The call's context for an operation that needs no credential: the principal is there when the caller sent one. */
+export type AnyContext = Omit<CallContext, "principal"> & { principal: Principal | null };
 
 type ContextOf<T extends Tier> = T extends "none" ? AnyContext : CallContext;
 
@@ -63,7 +62,7 @@ export type Operation<
   tier: T;
   /**
    * The group a restricted API key must have been given to call it (identity/keys/permissions.ts),
-   * checked by the dispatcher once the credential is known; null for operations with no credential.
+   * checked by the pipeline once the credential is known (pipeline/authenticate.ts); null for operations with no credential.
    */
   permission: T extends "none" ? null : KeyPermission;
   body: BodySource;

@@ -16,10 +16,15 @@ export type PaymentReceipt = SettleResponse & { payer: string; amount: string };
 /** A phase of the call and how long it took (ms), reported to the client (Server-Timing). */
 export type PhaseTiming = { phase: string; ms: number };
 
+/** What the response cache did with the call: answered it, stored its answer, or was told not to look. */
+export type CacheStatus = "hit" | "miss" | "bypass";
+
 export type CallOutcome = {
   rateLimits?: RateLimitState;
   payment?: PaymentReceipt;
   timings?: PhaseTiming[];
+  /** Set by the pipeline's cache stage on the routes it caches. */
+  cache?: CacheStatus;
 };
 
 /** Adds how long `phase` took since `since` (performance.now()). */

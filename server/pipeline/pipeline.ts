@@ -51,6 +51,8 @@ export type CallRequest = {
   readInput: (op: AnyOperation, params: Record<string, string>) => Promise<Record<string, unknown>>;
   /** Answers a request no served operation matches (404, 405, 501), once its caller is known. */
   notServed: (match: NotServed) => Promise<never>;
+  /** A request header, by lower-case name, for the stages that take directives from the caller. */
+  header: (name: string) => string | undefined;
   /** Filled in by the stages; the transport writes it on the answer, whatever the answer is. */
   outcome: CallOutcome;
   observer: PipelineObserver;

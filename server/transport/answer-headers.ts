@@ -28,6 +28,7 @@ const EXPOSED = [
   "payment-required",
   "payment-response",
   "server-timing",
+  "x-gateway-cache",
 ].join(", ");
 
 /** Request headers a preflight may ask for when it does not say (OpenAI's SDKs send these). */
@@ -117,6 +118,7 @@ export function addOutcomeHeaders(outcome: CallOutcome, headers: ReplyHeaders): 
   if (limits?.tokens) windowHeaders(headers, "tokens", limits.tokens);
   if (outcome.timings?.length) headers["server-timing"] = outcome.timings.map((t) => `${t.phase};dur=${t.ms.toFixed(1)}`).join(", ");
   if (outcome.payment) headers["payment-response"] = encoding().encodePaymentResponseHeader(outcome.payment);
+  if (outcome.cache) headers["x-gateway-cache"] = outcome.cache;
 }
 
 /** The frames a stream ends with after its last event: the x402 payment settled when it was done. */

@@ -121,6 +121,7 @@ async function answer(call: IncomingCall, requestId: string, outcome: CallOutcom
       },
       readInput: (op, params) => operationInput(op, call, params),
       notServed: (match) => notServed(call, match),
+      header: call.header,
       outcome,
       observer: observation,
     });
