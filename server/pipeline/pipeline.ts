@@ -93,6 +93,7 @@ export async function runCall(req: CallRequest): Promise<unknown> {
     observer.requestedModel(raw.model);
     return await runOperation(match.op, call, raw);
   } finally {
+    // [log]: the request log records the call here, answered or refused.
     await reportRateLimits(call);
   }
 }
