@@ -20,8 +20,7 @@
 // The other operations (reads, the catalog, sessions) answer from their service directly.
 import type { AnyOperation } from "../contract/operation";
 import type { RouteMatch } from "../contract/routes";
-import { accessFor } from "../admission/access";
-import { admit, ModelCall } from "../admission/admit";
+import { accessFor, admit, ModelCall } from "../admission/admit";
 import { peekRateLimits } from "../admission/limits/rate-gate";
 import type { Principal } from "../identity/principal";
 import { release } from "../ledger/meter";

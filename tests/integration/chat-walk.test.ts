@@ -2,7 +2,8 @@
 // for one call, measured with V8's precise coverage around a call served by the node:http data
 // plane in this process (after a first call has loaded everything lazily loaded). The list is in
 // docs/DEVELOPMENT.md. The layers' files (all but the kernel's and infra's helpers, which every
-// layer uses) are held to the number they are now, so the walk can shrink but not grow unseen.
+// layer uses) are held to 30, counting the production server's gateway-server.ts, which hands
+// the request to the data plane here.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Session } from "node:inspector/promises";
@@ -50,7 +51,7 @@ async function filesRun(session: Session, coverage: Coverage): Promise<string[]>
 }
 
 describe("the walk of a chat completion", () => {
-  it("enters no more of the layers' files than it does today", async () => {
+  it("enters at most 30 files of the layers", async () => {
     const { secret } = await newWorkspace("1");
     const chat = () =>
       fetch(`${url}/v1/chat/completions`, {
@@ -73,6 +74,6 @@ describe("the walk of a chat completion", () => {
     expect(answer.status).toBe(200);
     const layered = files.filter((f) => !/^server\/(kernel|infra)\//.test(f));
     console.log(`chat walk: ${files.length} files, ${layered.length} of the layers (the node:http host's gateway-server.ts, which hands the request here, is one more)\n${files.join("\n")}`);
-    expect(layered.length).toBeLessThanOrEqual(31);
+    expect(layered.length).toBeLessThanOrEqual(29); // 30 with gateway-server.ts
   });
 });

@@ -5,7 +5,7 @@ import { ZModelDetail } from "../../routing/catalog/model-card";
 import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
 import { networkStatus } from "../../routing/nodes/network-status";
 import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
-import { allowedModels } from "../../admission/access";
+import { allowedModels } from "../../admission/admit";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 

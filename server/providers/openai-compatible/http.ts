@@ -5,7 +5,11 @@ import { Pool, type Dispatcher } from "undici";
 import { env } from "../../infra/env";
 import { clientSpan, inTrace } from "../../infra/telemetry/tracing";
 import { UpstreamFailure } from "../upstream-failure";
-import { authHeaders } from "./auth";
+
+/** How a node is told the gateway's key for it: a bearer token. */
+export function authHeaders(apiKey: string | null): Record<string, string> {
+  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+}
 
 export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };

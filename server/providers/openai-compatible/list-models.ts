@@ -3,7 +3,7 @@
 // one: node calls already load the undici package, and the global fetch would load Node's own copy.
 import { fetch, type Response } from "undici";
 import { UpstreamFailure } from "../upstream-failure";
-import { authHeaders } from "./auth";
+import { authHeaders } from "./http";
 
 export type UpstreamModel = { id: string; [field: string]: unknown };
 
