@@ -99,7 +99,7 @@ function encoding(): X402Http {
 }
 
 /** OpenAI's duration format: `20ms`, `6s`, `1m0s`. */
-export function formatReset(ms: number): string {
+function formatReset(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.ceil(ms))}ms`;
   const s = Math.ceil(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60}s`;

@@ -9,14 +9,14 @@ import { BinaryBody } from "../kernel/binary-body";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { errors, GatewayError } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
+import { newRequestId } from "../kernel/ids";
 import { runCall } from "../pipeline/pipeline";
 import type { IncomingCall, Reply, ReplyHeaders } from "./call";
 import { credentialOf, operationInput } from "./call-input";
 import { CallObservation } from "./call-observation";
-import { errorReply } from "./error-adapter";
 import { addOutcomeHeaders, finishHeaders, isPreflight, loadPaymentEncoding, preflightReply } from "./answer-headers";
+import { errorReply } from "./error-adapter";
 import { parseJson, readBodyBytes } from "./request-body";
-import { newRequestId } from "../kernel/ids";
 
 /** The status an answer goes out with. */
 export function statusOf(reply: Reply): number {
@@ -29,15 +29,15 @@ export function observeEnd(reply: Reply): void {
   reply.observation?.end(statusOf(reply));
 }
 
-export const SSE_HEADERS: ReplyHeaders = {
+const SSE_HEADERS: ReplyHeaders = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
   "x-accel-buffering": "no",
   connection: "keep-alive",
 };
 
-export function jsonReply(body: unknown, requestId: string, status = 200, headers: ReplyHeaders = {}): Reply {
-  return { kind: "json", status, headers: { "content-type": "application/json", "x-request-id": requestId, ...headers }, body: JSON.stringify(body) };
+function jsonReply(body: unknown, requestId: string): Reply {
+  return { kind: "json", status: 200, headers: { "content-type": "application/json", "x-request-id": requestId }, body: JSON.stringify(body) };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
@@ -45,7 +45,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
 }
 
 /** What the pipeline returned, as an answer; a stream ends with the frames of the call's outcome. */
-export function toReply(result: unknown, requestId: string, outcome?: CallOutcome): Reply {
+function toReply(result: unknown, requestId: string, outcome?: CallOutcome): Reply {
   if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options, outcome };
   if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId }, body: result };
   if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true, outcome };
