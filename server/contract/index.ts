@@ -3,6 +3,7 @@
 import { healthCheck, modelsDelete, modelsGet, modelsList, networkStatusOp } from "./operations/catalog";
 import { audioSpeech, audioTranscribe, audioTranslate, embeddingsCreate, imagesEdit, imagesFile, imagesGenerate, imagesVary } from "./operations/media";
 import { documentOperation } from "./operations/document";
+import { messagesCountTokens, messagesCreate } from "./operations/messages";
 import { jwksDocument, sessionsCreate, sessionsRevoke, sessionsRevokeSubject } from "./operations/sessions";
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
@@ -15,6 +16,7 @@ export { unservedOperations };
 export const contract = {
   chat: { createCompletion: chatCreateCompletion },
   responses: { create: responsesCreate, get: responsesGet, delete: responsesDelete, cancel: responsesCancel, inputItems: responsesInputItems },
+  messages: { create: messagesCreate, countTokens: messagesCountTokens },
   embeddings: { create: embeddingsCreate },
   audio: { speech: audioSpeech, transcribe: audioTranscribe, translate: audioTranslate },
   images: { generate: imagesGenerate, edit: imagesEdit, vary: imagesVary, file: imagesFile },

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { KeyPermission } from "../identity/keys/permissions";
 import type { CallContext, Principal } from "../identity/principal";
 import type { X402Use } from "../admission/x402/principal";
+import type { Dialect } from "../kernel/errors";
 import type { ErrorStatus } from "./errors";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
@@ -89,6 +90,8 @@ export type Operation<
    * paid for, by its id).
    */
   x402?: X402Use;
+  /** The API family of its answers and errors: absent for OpenAI's; `anthropic` for Anthropic's Messages API (errors `{type: "error", error: {type, message}}`, stream failures as an `error` event). */
+  dialect?: Dialect;
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;
 };
 

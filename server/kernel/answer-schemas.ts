@@ -23,6 +23,16 @@ export const listPage = <T extends z.ZodType>(item: T) =>
 /** The answer to deleting an object: `object` names what was deleted (e.g. `response.deleted`). */
 export const deletedAnswer = <O extends string>(object: O) => z.strictObject({ id: z.string(), object: z.literal(object), deleted: z.boolean() });
 
+/** The error answers of the operations in Anthropic's format (`/v1/messages`), as Anthropic's API gives them. */
+export const ZAnthropicErrorBody = z.strictObject({
+  type: z.literal("error"),
+  error: z.strictObject({
+    type: z.string().describe("`invalid_request_error`, `authentication_error`, `billing_error`, `permission_error`, `not_found_error`, `request_too_large`, `rate_limit_error`, `api_error`, `timeout_error` or `overloaded_error`"),
+    message: z.string().describe("Human-readable text"),
+  }),
+  request_id: z.string().describe("The request's id (also in `x-request-id`)"),
+});
+
 /** Every error answer (part 2.1 of the API reference). */
 export const ZErrorBody = z.strictObject({
   error: z.strictObject({

@@ -4,6 +4,9 @@
 // as the tRPC error of the same status. Nothing else decides a status.
 import type { PaymentRequired } from "@x402/core/types";
 
+/** The API family an answer (and an error) is shaped for: OpenAI's, or Anthropic's Messages API. */
+export type Dialect = "openai" | "anthropic";
+
 export type ErrorType =
   | "invalid_request_error"
   | "authentication_error"

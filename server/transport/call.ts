@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import type { BinaryBody } from "../kernel/binary-body";
 import type { CallOutcome } from "../kernel/call-outcome";
+import type { Dialect } from "../kernel/errors";
 
 export type IncomingCall = {
   method: string;
@@ -32,6 +33,8 @@ export type Reply = (
       done: boolean;
       /** What the call produced beside its answer, read when the stream ends: its frames follow the last event (after [DONE]). */
       outcome?: CallOutcome;
+      /** The API family of its events, for the frame of a failure mid-stream. */
+      dialect?: Dialect;
     }
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
 ) & {

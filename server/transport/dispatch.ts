@@ -7,7 +7,7 @@ import { allowedMethods, matchRoute, type RouteMatch } from "../contract/routes"
 import { env } from "../infra/env";
 import { BinaryBody } from "../kernel/binary-body";
 import type { CallOutcome } from "../kernel/call-outcome";
-import { errors, GatewayError } from "../kernel/errors";
+import { errors, GatewayError, type Dialect } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
 import { newRequestId } from "../kernel/ids";
 import { runCall } from "../pipeline/pipeline";
@@ -45,8 +45,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string> {
 }
 
 /** What the pipeline returned, as an answer; a stream ends with the frames of the call's outcome. */
-function toReply(result: unknown, requestId: string, outcome?: CallOutcome): Reply {
-  if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options, outcome };
+function toReply(result: unknown, requestId: string, outcome: CallOutcome, dialect: Dialect): Reply {
+  if (result instanceof EventStream) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result.events, ...result.options, outcome, dialect };
   if (result instanceof BinaryBody) return { kind: "binary", headers: { "content-type": result.contentType, "x-request-id": requestId }, body: result };
   if (isAsyncIterable(result)) return { kind: "sse", headers: { ...SSE_HEADERS, "x-request-id": requestId }, events: result, named: false, done: true, outcome };
   return jsonReply(result, requestId);
@@ -100,6 +100,8 @@ async function notServed(call: IncomingCall, match: Exclude<RouteMatch, { kind: 
 }
 
 async function answer(call: IncomingCall, requestId: string, outcome: CallOutcome, observation: CallObservation): Promise<Reply> {
+  // The shape of its answers and errors: the operation's (Anthropic's for /v1/messages), else OpenAI's.
+  let dialect: Dialect = "openai";
   try {
     if (call.method === "OPTIONS") {
       observation.route = "options";
@@ -110,9 +112,11 @@ async function answer(call: IncomingCall, requestId: string, outcome: CallOutcom
       if (allowed) return { kind: "empty", status: 204, headers: { allow: withHead(allowed).concat("OPTIONS").join(", "), "x-request-id": requestId } };
     }
     const authorization = call.header("authorization");
+    const match = matchRoute(call.method, call.path);
+    if (match.kind === "served" && match.op.dialect) dialect = match.op.dialect;
     const result = await runCall({
       requestId,
-      match: matchRoute(call.method, call.path),
+      match,
       credential: {
         bearer: () => credentialOf(authorization, call.header("x-api-key")),
         authorization,
@@ -126,9 +130,9 @@ async function answer(call: IncomingCall, requestId: string, outcome: CallOutcom
       observer: observation,
     });
     await loadPaymentEncoding(outcome, null);
-    return toReply(result, requestId, outcome);
+    return toReply(result, requestId, outcome, dialect);
   } catch (err) {
     await loadPaymentEncoding(outcome, err instanceof GatewayError ? err.detail : null);
-    return errorReply(err, requestId);
+    return errorReply(err, requestId, dialect);
   }
 }

@@ -1,7 +1,8 @@
-// The ONE mapping from failures to the OpenAI error body, HTTP status and headers, and the one
-// place an unexpected failure becomes `internal_error` (logged with the request id, never shown).
+// The ONE mapping from failures to the error body (OpenAI's, or Anthropic's for the operations in
+// its format), HTTP status and headers, and the one place an unexpected failure becomes
+// `internal_error` (logged with the request id, never shown).
 import { TRPCError } from "@trpc/server";
-import { GatewayError } from "../kernel/errors";
+import { GatewayError, type Dialect } from "../kernel/errors";
 import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import type { Reply } from "./call";
@@ -35,6 +36,27 @@ export function errorBody(err: GatewayError): OpenAIErrorBody {
   return { error: { code: err.code, message: err.message, param: err.param, type: err.type } };
 }
 
+/** Anthropic's error type for each status; an overloaded or unavailable upstream is its 529. */
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "billing_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  502: "api_error",
+  503: "overloaded_error",
+  504: "timeout_error",
+};
+
+/** A failure in Anthropic's shape, and the status it goes out with. */
+export function anthropicError(err: GatewayError, requestId: string): { status: number; body: { type: "error"; error: { type: string; message: string }; request_id: string } } {
+  const type = ANTHROPIC_TYPES[err.status] ?? (err.status >= 500 ? "api_error" : "invalid_request_error");
+  return { status: err.status === 503 ? 529 : err.status, body: { type: "error", error: { type, message: err.message }, request_id: requestId } };
+}
+
 /**
  * A failure as a GatewayError; an unexpected one is logged with the request id and answered as
  * `internal_error` (`streaming`: it broke a stream off after its first event).
@@ -53,10 +75,13 @@ export function reportable(err: unknown, requestId: string, streaming = false): 
   });
 }
 
-/** The answer for a failure, for the dispatcher's hosts. */
-export function errorReply(err: unknown, requestId: string): Extract<Reply, { kind: "json" }> {
+/** The answer for a failure, for the dispatcher's hosts, in the operation's dialect. */
+export function errorReply(err: unknown, requestId: string, dialect: Dialect = "openai"): Extract<Reply, { kind: "json" }> {
   const e = reportable(err, requestId);
-  return { kind: "json", status: e.status, headers: { "content-type": "application/json", "x-request-id": requestId, ...detailHeaders(e.detail) }, body: JSON.stringify(errorBody(e)) };
+  const headers = { "content-type": "application/json", "x-request-id": requestId, ...detailHeaders(e.detail) };
+  if (dialect === "openai") return { kind: "json", status: e.status, headers, body: JSON.stringify(errorBody(e)) };
+  const { status, body } = anthropicError(e, requestId);
+  return { kind: "json", status, headers, body: JSON.stringify(body) };
 }
 
 /** The same, as a web Response (dashboard route handlers). */

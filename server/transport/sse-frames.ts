@@ -1,6 +1,7 @@
 // The bytes of server-sent events, shared by both hosts.
 import type { CallOutcome } from "../kernel/call-outcome";
-import { errorBody, reportable } from "./error-adapter";
+import type { Dialect } from "../kernel/errors";
+import { anthropicError, errorBody, reportable } from "./error-adapter";
 import { outcomeFrames } from "./answer-headers";
 
 export const DONE_FRAME = Buffer.from("data: [DONE]\n\n");
@@ -16,9 +17,11 @@ export function eventFrame(payload: string, named: boolean): Buffer {
   return Buffer.from(eventText(payload, named));
 }
 
-/** A failure after the stream started: a frame holding the error object. */
-export function errorFrame(err: unknown, requestId: string): Buffer {
-  return Buffer.from(`data: ${JSON.stringify(errorBody(reportable(err, requestId, true)))}\n\n`);
+/** A failure after the stream started: a frame holding the error object (Anthropic's: an `error` event). */
+export function errorFrame(err: unknown, requestId: string, dialect: Dialect = "openai"): Buffer {
+  const failure = reportable(err, requestId, true);
+  if (dialect === "anthropic") return Buffer.from(`event: error\ndata: ${JSON.stringify(anthropicError(failure, requestId).body)}\n\n`);
+  return Buffer.from(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
 }
 
 /** What follows a stream's last event: [DONE] when the stream has one, then the frames of the call's outcome (an x402 payment receipt). */

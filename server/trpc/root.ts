@@ -15,6 +15,7 @@ import { x402Router } from "./routers/x402";
 export const appRouter = router({
   chat: contractRouter(contract.chat),
   responses: contractRouter(contract.responses),
+  messages: contractRouter(contract.messages),
   embeddings: contractRouter(contract.embeddings),
   audio: contractRouter(contract.audio),
   images: contractRouter(contract.images),

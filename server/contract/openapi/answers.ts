@@ -2,6 +2,7 @@
 // statuses it can answer), and the whole route of a served and of an unserved operation.
 import type { ResponseConfig, RouteConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { ZAnthropicErrorBody } from "../../kernel/answer-schemas";
 import { ERROR_RESPONSES, type ErrorStatus } from "../errors";
 import type { AnyOperation, UnservedOperation } from "../operation";
 import { pathParams, requestOf } from "./requests";
@@ -50,7 +51,20 @@ function successResponses(op: AnyOperation): Record<string, ResponseConfig> {
   }
 }
 
-function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $ref: string; description?: string }> {
+/** An error status of an operation in Anthropic's format: its body is AnthropicError, and an unavailable upstream is Anthropic's 529. */
+function anthropicErrors(statuses: Map<ErrorStatus, string | undefined>): Record<string, ResponseConfig> {
+  const out: Record<string, ResponseConfig> = {};
+  for (const [status, description] of statuses) {
+    out[status === 503 ? "529" : String(status)] = {
+      description: description ?? ERROR_RESPONSES[status].description,
+      headers: REQUEST_ID_HEADER,
+      content: { "application/json": { schema: ZAnthropicErrorBody } },
+    };
+  }
+  return out;
+}
+
+function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, ResponseConfig | { $ref: string; description?: string }> {
   const statuses = new Map<ErrorStatus, string | undefined>();
   if (hasInput) statuses.set(400, undefined);
   if (op.tier !== "none") {
@@ -66,6 +80,7 @@ function errorResponses(op: AnyOperation, hasInput: boolean): Record<string, { $
   if (op.body.kind !== "none") statuses.set(413, undefined);
   for (const [status, description] of Object.entries(op.errors ?? {})) statuses.set(Number(status) as ErrorStatus, description);
   statuses.set(500, undefined);
+  if (op.dialect === "anthropic") return anthropicErrors(new Map([...statuses].sort(([a], [b]) => a - b)));
   return Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, description]) => [String(status), errorRef(status, description)]));
 }
 

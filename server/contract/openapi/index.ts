@@ -22,7 +22,7 @@ const DESCRIPTION = `An OpenAI-compatible, multi-modal model gateway. Every call
 
 **Authentication.** Every path but \`/health\`, \`${OPENAPI_PATH}\`, \`/.well-known/jwks.json\` and signed image links needs \`Authorization: Bearer <credential>\`: a workspace API key (\`sk-gw-...\`), or a session token of a plan (a JWT minted by \`POST /v1/sessions\` or signed by an identity provider the workspace trusts), which is rate limited and capped by its plan. The credential is checked before anything else, on unknown paths too.
 
-**Errors.** Every error answer is \`{"error": {"code", "message", "param", "type"}}\` (the \`Error\` schema) with the status each operation lists. A path that does not exist answers 404 \`unknown_url\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header. \`HEAD\` is answered wherever \`GET\` is, and \`OPTIONS\` with 204 and \`Allow\`.
+**Errors.** Every error answer is \`{"error": {"code", "message", "param", "type"}}\` (the \`Error\` schema) with the status each operation lists; the Messages operations answer in Anthropic's shape, \`{"type": "error", "error": {"type", "message"}, "request_id"}\` (the \`AnthropicError\` schema), with 529 for an overloaded upstream. A path that does not exist answers 404 \`unknown_url\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header. \`HEAD\` is answered wherever \`GET\` is, and \`OPTIONS\` with 204 and \`Allow\`.
 
 **Streaming.** Chat completions and responses stream server-sent events with \`stream: true\`.
 
@@ -33,6 +33,7 @@ A readable version of this document is at [${DOCS_PATH}](${DOCS_PATH}).`;
 const TAGS = [
   { name: "Chat", description: "Chat completions: stateless, the whole conversation is sent each time." },
   { name: "Responses", description: "The responses API: stored, chained (`previous_response_id`), streamed or in the background." },
+  { name: "Messages", description: "Anthropic's Messages API, for Anthropic-format clients: its request, answer, events and errors, on every node." },
   { name: "Embeddings" },
   { name: "Audio", description: "Speech synthesis, transcription and translation." },
   { name: "Images", description: "Generation, edits, variations, and the signed links of `url` results." },

@@ -8,7 +8,8 @@ import { ZEmbeddingsResult } from "../../inference/embeddings/schema";
 import { ZImagesResult } from "../../inference/images/schema";
 import { ZInputItemsList, ZOutputItem, ZResponseDeleted, ZResponseObject, ZResponsesUsage, ZStoredInputItem } from "../../inference/responses/answer-schema";
 import { ZVideoDeleted, ZVideoJob, ZVideoListPage } from "../../inference/videos/schema";
-import { ZErrorBody } from "../../kernel/answer-schemas";
+import { ZAnthropicErrorBody, ZErrorBody } from "../../kernel/answer-schemas";
+import { ZMessage, ZTokenCount } from "../../inference/messages/schema";
 import { ZModelDeleted, ZModelList } from "../../routing/catalog/model-answers";
 import { ZCapabilities, ZModelDetail, ZModelObject, ZPricing, ZVideoBlock } from "../../routing/catalog/model-card";
 import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
@@ -40,6 +41,8 @@ const NAMED_SCHEMAS: [z.ZodType, string][] = [
   [ZModelDeleted, "ModelDeleted"],
   [ZResponseDeleted, "ResponseDeleted"],
   [ZVideoDeleted, "VideoGenerationJobDeleted"],
+  [ZMessage, "AnthropicMessage"],
+  [ZTokenCount, "AnthropicTokenCount"],
 ];
 
 const pascal = (id: string) => id.replace(/(^|[._-])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
@@ -56,4 +59,5 @@ export function nameSchemas(operations: readonly AnyOperation[]): void {
   for (const [schema, name] of NAMED_SCHEMAS) nameSchema(schema, name);
   for (const op of operations) if (op.output && !zodToOpenAPIRegistry.get(op.output)) nameSchema(op.output, NAMED_OUTPUTS[op.id] ?? `${pascal(op.id)}Result`);
   nameSchema(ZErrorBody, "Error");
+  nameSchema(ZAnthropicErrorBody, "AnthropicError");
 }

@@ -9,7 +9,8 @@ import { ZInputItemsQuery, ZResponseCreate, ZRetrieveQuery } from "../../inferen
 import { NODE_CALL } from "../errors";
 import { operation } from "../operation";
 
-const TOKENS = { kind: "metered", unit: "tokens", note: "input and output tokens the node reports, at the model's per-1M prices" } as const;
+/** Calls billed on the tokens the node reports (chat, responses, messages). */
+export const TOKENS = { kind: "metered", unit: "tokens", note: "input and output tokens the node reports, at the model's per-1M prices" } as const;
 const ZId = z.object({ id: z.string().min(1) });
 
 export const chatCreateCompletion = operation({

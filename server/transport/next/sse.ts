@@ -26,7 +26,7 @@ export function sseResponse(reply: SseReply): Response {
         controller.enqueue(eventFrame(value, reply.named));
       } catch (err) {
         if (cancelled) return;
-        controller.enqueue(errorFrame(err, requestId));
+        controller.enqueue(errorFrame(err, requestId, reply.dialect));
         if (reply.done) controller.enqueue(DONE_FRAME);
         controller.close();
       }

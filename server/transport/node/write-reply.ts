@@ -65,7 +65,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
   const batch = new FrameBatch(res);
-  const endWith = (err: unknown) => batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId), DONE_FRAME]) : errorFrame(err, requestId));
+  const endWith = (err: unknown) => batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect));
   const state: Cuttable = { cut: false };
   const cut = () => {
     state.cut = true;
