@@ -7,6 +7,9 @@ import type { PaymentRequired } from "@x402/core/types";
 /** The API family an answer (and an error) is shaped for: OpenAI's, or Anthropic's Messages API. */
 export type Dialect = "openai" | "anthropic";
 
+/** The status an error goes out with in Anthropic's format: its overloaded_error is 529 where OpenAI's shape says 503. */
+export const anthropicStatus = (status: number): number => (status === 503 ? 529 : status);
+
 export type ErrorType =
   | "invalid_request_error"
   | "authentication_error"

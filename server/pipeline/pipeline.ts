@@ -98,7 +98,7 @@ export async function runCall(req: CallRequest): Promise<unknown> {
 }
 
 /** validate: the operation's input schema, a failure as the API's 400. */
-export function validate(op: AnyOperation, raw: unknown): unknown {
+function validate(op: AnyOperation, raw: unknown): unknown {
   try {
     return op.input.parse(raw);
   } catch (err) {

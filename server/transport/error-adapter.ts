@@ -2,7 +2,7 @@
 // its format), HTTP status and headers, and the one place an unexpected failure becomes
 // `internal_error` (logged with the request id, never shown).
 import { TRPCError } from "@trpc/server";
-import { GatewayError, type Dialect } from "../kernel/errors";
+import { anthropicStatus, GatewayError, type Dialect } from "../kernel/errors";
 import { STATUS_BY_CODE } from "../trpc/error-codes";
 import { hasIssues, validationError } from "../kernel/validation-error";
 import type { Reply } from "./call";
@@ -54,7 +54,7 @@ const ANTHROPIC_TYPES: Record<number, string> = {
 /** A failure in Anthropic's shape, and the status it goes out with. */
 export function anthropicError(err: GatewayError, requestId: string): { status: number; body: { type: "error"; error: { type: string; message: string }; request_id: string } } {
   const type = ANTHROPIC_TYPES[err.status] ?? (err.status >= 500 ? "api_error" : "invalid_request_error");
-  return { status: err.status === 503 ? 529 : err.status, body: { type: "error", error: { type, message: err.message }, request_id: requestId } };
+  return { status: anthropicStatus(err.status), body: { type: "error", error: { type, message: err.message }, request_id: requestId } };
 }
 
 /**

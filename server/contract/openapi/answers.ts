@@ -3,6 +3,7 @@
 import type { ResponseConfig, RouteConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ZAnthropicErrorBody } from "../../kernel/answer-schemas";
+import { anthropicStatus } from "../../kernel/errors";
 import { ERROR_RESPONSES, type ErrorStatus } from "../errors";
 import type { AnyOperation, UnservedOperation } from "../operation";
 import { pathParams, requestOf } from "./requests";
@@ -55,7 +56,7 @@ function successResponses(op: AnyOperation): Record<string, ResponseConfig> {
 function anthropicErrors(statuses: Map<ErrorStatus, string | undefined>): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
   for (const [status, description] of statuses) {
-    out[status === 503 ? "529" : String(status)] = {
+    out[String(anthropicStatus(status))] = {
       description: description ?? ERROR_RESPONSES[status].description,
       headers: REQUEST_ID_HEADER,
       content: { "application/json": { schema: ZAnthropicErrorBody } },
