@@ -2,6 +2,7 @@
 // to the built-in node, an OpenAI-format node: the official Anthropic SDK as the client.
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
+import { createKey } from "../../server/identity/keys/create-key";
 import { db } from "../../server/infra/db/client";
 import { formatMoney, money } from "../../server/kernel/money";
 import { baseUrl, newWorkspace } from "../helpers";
@@ -109,6 +110,15 @@ describe("the Messages API", () => {
     await expect(client.messages.countTokens({ model: "no-such-model", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
       status: 404,
       error: { type: "error", error: { type: "not_found_error" } },
+    });
+  });
+
+  it("counts tokens only for models the key may call, as it may only see those", async () => {
+    const { workspace } = await newWorkspace("1");
+    const { secret } = await db.$transaction((tx) => createKey(tx, { workspaceId: workspace.id, name: "embeddings only", models: ["local-embed-ngram"] }));
+    await expect(anthropic(secret).messages.countTokens({ model: MODEL, messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+      status: 404,
+      error: { error: { type: "not_found_error" } },
     });
   });
 

@@ -45,5 +45,5 @@ export const messagesCountTokens = operation({
   errors: { 404: "No such model (`model_not_found`)." },
   pricing: { kind: "free" },
   dialect: "anthropic",
-  handler: (_ctx, input) => countTokens(input),
+  handler: (ctx, input) => countTokens(ctx.principal, input),
 });

@@ -2,6 +2,9 @@
 // as the chat request it becomes (system, turns, tool results, tools), with the o200k tokenizer
 // (js-tiktoken; loaded by the first count) plus the chat template's few tokens per message, and a
 // flat count per image. An estimate, as Anthropic's own count is for models it does not run.
+import { allowedModels } from "../../admission/admit";
+import type { Principal } from "../../identity/principal";
+import { errors } from "../../kernel/errors";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import type { CountTokens } from "./schema";
 import { promptOf } from "./to-chat";
@@ -33,8 +36,11 @@ function textAndImages(content: unknown): { text: string; images: number } {
   return { text, images };
 }
 
-export async function countTokens(req: CountTokens): Promise<{ input_tokens: number }> {
-  await resolveModel(req.model); // 404 for a model the gateway does not have
+export async function countTokens(principal: Principal | null, req: CountTokens): Promise<{ input_tokens: number }> {
+  // 404 for a model the gateway does not have, or that the caller's plan or key does not allow (as GET /v1/models/{id}).
+  const allowed = await allowedModels(principal);
+  if (allowed && !allowed.has(req.model)) throw errors.modelNotFound(req.model);
+  await resolveModel(req.model);
   const encoder = await (tokenizer ??= loadTokenizer());
   const prompt = promptOf(req);
   let tokens = PRIMING;
