@@ -1,4 +1,5 @@
 import { listModelDetailsUncached } from "../../server/routing/catalog/models";
+import { setModelPrice } from "../../server/routing/catalog/set-price";
 import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../server/routing/nodes/nodes";
 import type { NodeView } from "../../server/routing/nodes/node-view";
 import { parse, required, UsageError, type Command } from "./args";
@@ -9,6 +10,7 @@ const nodeRows = (nodes: NodeView[]) =>
     id: n.id,
     name: n.name,
     url: n.baseUrl,
+    wire: n.wire,
     region: `${n.region.city}, ${n.region.country}`,
     status: n.status,
     checked: n.lastHealthCheckAt,
@@ -33,6 +35,8 @@ export const nodeCommands: Record<string, Command> = {
         name: { type: "string" },
         url: { type: "string" },
         "api-key": { type: "string" },
+        key: { type: "string" },
+        wire: { type: "string" },
         city: { type: "string" },
         country: { type: "string" },
         weight: { type: "string" },
@@ -46,7 +50,8 @@ export const nodeCommands: Record<string, Command> = {
     const input = ZAddNodeInput.parse({
       name: required(values.name, "name"),
       url: required(values.url, "url"),
-      apiKey: values["api-key"],
+      apiKey: values.key ?? values["api-key"],
+      wire: values.wire,
       city: required(values.city, "city"),
       country: required(values.country, "country"),
       weight,
@@ -77,6 +82,27 @@ export const nodeCommands: Record<string, Command> = {
     return async () => {
       const node = await removeNode(args[0]!);
       return { json: { node }, text: `Removed node ${node.id} (${node.name}).`, asJson: values.json };
+    };
+  },
+  "model price": (argv) => {
+    const { values, args } = parse(
+      argv,
+      { input: { type: "string" }, output: { type: "string" }, "cache-read": { type: "string" }, "cache-write": { type: "string" }, reasoning: { type: "string" } },
+      ["MODEL_ID"],
+    );
+    const input = {
+      model: args[0]!,
+      input: required(values.input, "input"),
+      output: required(values.output, "output"),
+      cacheRead: values["cache-read"],
+      cacheWrite: values["cache-write"],
+      reasoning: values.reasoning,
+    };
+    return async () => {
+      const model = await setModelPrice(input);
+      const p = model.pricing;
+      const text = `Priced ${model.id} per 1M tokens: input ${p.input_per_1m}, output ${p.output_per_1m}, cache read ${p.cache_read_per_1m}, cache write ${p.cache_write_per_1m === "0" ? p.input_per_1m : p.cache_write_per_1m}; it is served.`;
+      return { json: { model }, text, asJson: values.json };
     };
   },
   "model list": (argv) => {

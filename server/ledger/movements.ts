@@ -18,8 +18,11 @@ export type UsageRecord = {
   endpoint: string;
   inputTokens?: number;
   cachedTokens?: number;
+  cacheWriteTokens?: number;
   outputTokens?: number;
   reasoningTokens?: number;
+  /** The node reported no usage: the tokens are the gateway's own count. */
+  estimated?: boolean;
   characters?: number;
   audioSeconds?: string;
   images?: number;
@@ -89,6 +92,7 @@ const COLUMNS: [string, string][] = [
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
   ["planId", "text"], ["subject", "text"], ["counters", "text"], ["payer", "text"], ["paymentScheme", "text"], ["paymentTx", "text"],
+  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -100,6 +104,7 @@ function values(m: Movement): unknown[] {
     u?.videoSeconds ?? "0", u?.latencyMs == null ? null : count(u.latencyMs), m.entry?.id ?? null, m.entry?.note ?? null, m.entry?.createdById ?? null,
     u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
     u?.payer ?? null, u?.paymentScheme ?? null, u?.paymentTx ?? null,
+    count(u?.cacheWriteTokens), u?.estimated === true,
   ];
 }
 
@@ -124,10 +129,10 @@ const SQL = `
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
       "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject",
-      "payer", "paymentScheme", "paymentTx")
+      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
       i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
-      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx"
+      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
   ), entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")

@@ -16,6 +16,7 @@ const row = {
   maxOutputTokens: 4096,
   priceInputPer1m: "0.15",
   priceCacheReadPer1m: "0.075",
+  priceCacheWritePer1m: "0.1875",
   priceOutputPer1m: "0.6",
   priceReasoningPer1m: "0.9",
   pricePer1mChars: "15",
@@ -84,13 +85,23 @@ describe("highest cost of a call (the ledger's reservation)", () => {
     const body = { model: "m", messages: [{ role: "user", content: "hi" }], max_tokens: 100 };
     const input = maxPromptTokens(row, body);
     const max = maxChatCost(row, body);
-    expect(formatMoney(max)).toBe(formatMoney(money("0.15").times(input).plus(money("0.9").times(100)).dividedBy(1_000_000)));
+    // The cache-write price (0.1875) is the dearest input price here.
+    expect(formatMoney(max)).toBe(formatMoney(money("0.1875").times(input).plus(money("0.9").times(100)).dividedBy(1_000_000)));
     for (const reasoning of [0, 50, 100]) {
-      for (const cached of [0, input]) {
-        const cost = tokenCost(row, { inputTokens: input, cachedTokens: cached, outputTokens: 100, reasoningTokens: reasoning });
+      for (const [cached, written] of [[0, 0], [input, 0], [0, input], [1, input - 1]]) {
+        const cost = tokenCost(row, { inputTokens: input, cachedTokens: cached!, cacheWriteTokens: written!, outputTokens: 100, reasoningTokens: reasoning });
         expect(cost.lte(max)).toBe(true);
       }
     }
+  });
+
+  it("cache reads and writes are priced apart from the rest of the input, exactly; no write price means the input price", () => {
+    const usage = { inputTokens: 10_000, cachedTokens: 6_000, cacheWriteTokens: 3_000, outputTokens: 500, reasoningTokens: 0 };
+    // 1,000 plain input at 0.15, 6,000 reads at 0.075, 3,000 writes at 0.1875, 500 output at 0.6 (per 1M).
+    expect(formatMoney(tokenCost(row, usage))).toBe("0.0014625");
+    const noWritePrice = { ...row, priceCacheWritePer1m: "0" } as unknown as ModelRow;
+    // The writes at the input price instead: 4,000 x 0.15 + 6,000 x 0.075 + 500 x 0.6.
+    expect(formatMoney(tokenCost(noWritePrice, usage))).toBe("0.00135");
   });
 
   it("embeddings: never below the tokens the built-in node counts, per input and in total", () => {

@@ -8,7 +8,7 @@ import { recordCall, release, type Metering } from "../../ledger/meter";
 import { ModelCall } from "../../admission/admit";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { upstreamError, withFailover } from "../../routing/nodes/router";
-import { postJson } from "../../providers/openai-compatible/http";
+import { postJson } from "../../providers/http";
 import { UpstreamFailure } from "../../providers/upstream-failure";
 import { requireModelType } from "./model-type";
 import type { SpeechRequest } from "./schema";

@@ -4,13 +4,16 @@ import { recordCall, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { withFailover } from "../../routing/nodes/router";
-import { postJson } from "../../providers/openai-compatible/http";
-import { UpstreamFailure } from "../../providers/upstream-failure";
+import { adapterFor } from "../../providers/adapters";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
+import { answerText, estimateUsage } from "./count-prompt";
 import { relayChatStream } from "./relay-stream";
 
+const completionText = (result: Record<string, unknown>) =>
+  ((result.choices as { message?: Record<string, unknown> }[] | undefined) ?? []).map((c) => answerText(c.message ?? {})).join("");
 
-type ChatBody = Record<string, unknown> & { stream_options?: Record<string, unknown> | null };
+
+type ChatBody = Record<string, unknown> & { messages?: unknown; tools?: unknown; stream_options?: Record<string, unknown> | null };
 
 /** A node's completion, answered but not yet billed: `charge` bills it and resolves once committed. */
 export type UnchargedCompletion = { result: Record<string, unknown>; charge: () => Promise<void> };
@@ -24,20 +27,14 @@ export async function callNode(m: Metering, row: ModelRow, body: ChatBody, signa
   const started = performance.now();
   const { result, routed, release } = await withFailover(
     row.id,
-    async (r) => {
-      const res = await postJson(r.node, "/chat/completions", JSON.stringify({ ...body, model: r.upstreamModel, stream: false }), signal);
-      try {
-        return JSON.parse(await res.body.text()) as Record<string, unknown>;
-      } catch (err) {
-        if (signal?.aborted) throw err;
-        // Nothing reached the client yet, so this may still go to another node.
-        throw new UpstreamFailure("protocol", "the node sent an unreadable completion", 502);
-      }
-    },
+    (r) => adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, signal),
     signal,
   );
   release();
-  const usage = tokenUsage(result.usage as OpenAIUsage | undefined);
+  // A node that reported no usage is billed from the gateway's own count (marked as estimated).
+  const reported = result.usage as OpenAIUsage | undefined;
+  const usage = reported ? tokenUsage(reported) : await estimateUsage(body, completionText(result));
+  if (!reported) result.usage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
   const charge = () => recordCall(m, { modelId: row.id, nodeId: routed.node.id, started }, { ...usage, cost: tokenCost(row, usage) });
   return { result, charge };
 }
@@ -56,8 +53,19 @@ export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody,
  */
 export async function streamOnNode(m: Metering, row: ModelRow, body: ChatBody, includeUsage: boolean, beforeCharge?: () => Promise<void>): Promise<AsyncGenerator<string>> {
   const started = performance.now();
-  // Always ask the node for usage: it is what the call is billed on.
-  const upstream = (model: string) => JSON.stringify({ ...body, model, stream: true, stream_options: { ...body.stream_options, include_usage: true } });
-  const { result, routed, release } = await withFailover(row.id, (r) => postJson(r.node, "/chat/completions", upstream(r.upstreamModel)));
-  return relayChatStream({ body: result.body, release, row, metering: m, nodeId: routed.node.id, upstreamModel: routed.upstreamModel, includeUsage, started, beforeCharge });
+  // Each adapter asks the node for usage: it is what the call is billed on.
+  const { result, routed, release } = await withFailover(row.id, (r) => adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }));
+  return relayChatStream({
+    body: result.response.body,
+    translator: result.translator,
+    request: body,
+    release,
+    row,
+    metering: m,
+    nodeId: routed.node.id,
+    upstreamModel: routed.upstreamModel,
+    includeUsage,
+    started,
+    beforeCharge,
+  });
 }

@@ -16,6 +16,7 @@ export function tokenUsage(usage: OpenAIUsage | null | undefined): TokenUsage {
   return {
     inputTokens: usage?.prompt_tokens ?? 0,
     cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: usage?.prompt_tokens_details?.cache_write_tokens ?? 0,
     outputTokens: usage?.completion_tokens ?? 0,
     reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
   };

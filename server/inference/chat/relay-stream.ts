@@ -4,16 +4,24 @@
 // asked for it. Usage is committed before the stream's end ([DONE]) is sent; if the client
 // left, the stream is still read to its end by the SSE writer, so the bill is what the node
 // really produced. The call's reservation is held until its charge commits, and ended when the
-// stream fails.
+// stream fails. A node of another wire format comes with a translator (providers/adapter.ts)
+// that turns its events into the same chunk payloads. A node that reported no usage is billed
+// from the gateway's own count of the prompt and of what it streamed (marked as estimated).
 import type { Dispatcher } from "undici";
+import type { StreamTranslator } from "../../providers/adapter";
 import { recordCall, release, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { GatewayError } from "../../kernel/errors";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
+import { answerText, estimateUsage } from "./count-prompt";
 
 type RelayInput = {
   body: Dispatcher.ResponseData["body"];
+  /** For a node that does not speak OpenAI's format: its events -> chunk payloads. */
+  translator?: StreamTranslator;
+  /** The request (its messages and tools): counted when the node reports no usage. */
+  request: { messages?: unknown; tools?: unknown };
   release: () => void;
   row: ModelRow;
   metering: Metering;
@@ -48,12 +56,32 @@ function payloadOf(event: string): string {
  * the body's end arrived, the connection; it is drained instead.
  */
 export async function* relayChatStream(input: RelayInput): AsyncGenerator<string> {
-  const { row, metering, body } = input;
+  const { row, metering, body, translator } = input;
   const rename = input.upstreamModel !== row.id;
   let modelField: RegExp | undefined;
   const renamed = `"model":${JSON.stringify(row.id)}`;
   let usage: OpenAIUsage | undefined;
   let finished = false;
+  /** Every chunk relayed until usage arrives: what is counted if it never does. */
+  let relayed: string[] | undefined = [];
+  /** A chunk payload -> what the client gets (undefined: nothing), noting the usage it carries. */
+  const take = (data: string): string | undefined => {
+    if (data.includes('"error"')) {
+      const parsed = JSON.parse(data) as { error?: { message?: string } };
+      if (parsed.error) throw midStreamFailure(parsed.error.message ?? "The node failed while streaming.");
+    }
+    if (USAGE_OBJECT.test(data)) {
+      const parsed = JSON.parse(data) as { usage?: OpenAIUsage | null; choices?: unknown[] };
+      if (parsed.usage) {
+        usage = parsed.usage;
+        relayed = undefined;
+      }
+      if (!input.includeUsage && parsed.choices?.length === 0) return undefined;
+    }
+    relayed?.push(data);
+    if (!rename) return data;
+    return data.replace((modelField ??= modelPattern(input.upstreamModel)), renamed);
+  };
   try {
     try {
       const decoder = new TextDecoder();
@@ -66,28 +94,36 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
           const data = payloadOf(buffer.slice(0, end));
           buffer = buffer.slice(end + 2);
           if (!data) continue;
+          if (translator) {
+            for (const payload of translator.push(data)) {
+              const out = take(payload);
+              if (out !== undefined) yield out;
+            }
+            if (!translator.done) continue;
+            finished = true;
+            break reading;
+          }
           if (data === "[DONE]") {
             finished = true;
             break reading;
           }
-          if (data.includes('"error"')) {
-            const parsed = JSON.parse(data) as { error?: { message?: string } };
-            if (parsed.error) throw midStreamFailure(parsed.error.message ?? "The node failed while streaming.");
-          }
-          if (USAGE_OBJECT.test(data)) {
-            const parsed = JSON.parse(data) as { usage?: OpenAIUsage; choices?: unknown[] };
-            usage = parsed.usage;
-            if (!input.includeUsage && parsed.choices?.length === 0) continue;
-          }
-          if (!rename) yield data;
-          else yield data.replace((modelField ??= modelPattern(input.upstreamModel)), renamed);
+          const out = take(data);
+          if (out !== undefined) yield out;
         }
+      }
+      if (translator && !finished) {
+        // The body ended: what the format sends last (Gemini has no end event of its own).
+        for (const payload of [...(buffer.trim() ? translator.push(payloadOf(buffer.trim())) : []), ...translator.end()]) {
+          const out = take(payload);
+          if (out !== undefined) yield out;
+        }
+        finished = translator.done;
       }
     } catch (err) {
       if (err instanceof GatewayError) throw err;
       throw midStreamFailure("The node's stream broke off.");
     } finally {
-      // Read to its [DONE]: what is left (the body's end) is drained, so the connection can serve
+      // Read to its end: what is left (the body's end) is drained, so the connection can serve
       // another call. Failed or given up: the body is closed.
       if (finished) body.on("error", () => undefined).resume();
       else body.destroy();
@@ -95,11 +131,25 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
     }
     if (!finished) throw midStreamFailure("The node's stream ended without completing.");
     await input.beforeCharge?.();
-    const tokens = tokenUsage(usage);
+    const tokens = usage ? tokenUsage(usage) : await estimateUsage(input.request, streamedText(relayed ?? []));
     await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
   } finally {
     release(metering); // a no-op once the charge committed
   }
+}
+
+/** What a stream's chunks said (content, reasoning, tool calls), for a node that reported no usage. */
+function streamedText(payloads: string[]): string {
+  let text = "";
+  for (const payload of payloads) {
+    try {
+      const chunk = JSON.parse(payload) as { choices?: { delta?: Record<string, unknown> }[] };
+      for (const choice of chunk.choices ?? []) text += answerText(choice.delta ?? {});
+    } catch {
+      // not JSON: nothing to count
+    }
+  }
+  return text;
 }
 
 /** The node's model id in a chunk; servers differ in JSON spacing ("model":"x" or "model": "x"). */

@@ -1,4 +1,4 @@
-// POST /v1/embeddings: routed like chat, billed on the input tokens the node reports (after
+// POST /v1/embeddings: routed like chat (to the node's wire format's adapter), billed on the input tokens the node reports (after
 // reserving the most the inputs can count).
 import { recordCall, type Metering } from "../../ledger/meter";
 import { maxEmbeddingCost, maxEmbeddingTokens, tokenCost } from "../../routing/catalog/pricing";
@@ -7,7 +7,7 @@ import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { ModelCall } from "../../admission/admit";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
-import { postJson } from "../../providers/openai-compatible/http";
+import { adapterFor } from "../../providers/adapters";
 import { UpstreamFailure } from "../../providers/upstream-failure";
 import type { EmbeddingsRequest } from "./schema";
 
@@ -23,12 +23,9 @@ export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCal
 async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { result, routed, release } = await withFailover(row.id, async (r) => {
-    const res = await postJson(r.node, "/embeddings", JSON.stringify({ ...req, model: r.upstreamModel }));
-    try {
-      return JSON.parse(await res.body.text()) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
-    } catch {
-      throw new UpstreamFailure("protocol", "the node sent unreadable embeddings", 502);
-    }
+    const adapter = adapterFor(r.node.wire);
+    if (!adapter.embed) throw new UpstreamFailure("protocol", `a ${r.node.wire} node has no embeddings`, 502);
+    return (await adapter.embed(r.node, { ...req, model: r.upstreamModel })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
   });
   release();
   const inputTokens = result.usage?.prompt_tokens ?? 0;

@@ -8,7 +8,7 @@ import type { ModelRow } from "../../routing/catalog/model-row";
 import { getCatalog, resolveModel } from "../../routing/catalog/catalog-cache";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
-import { postJson, type UpstreamResponse } from "../../providers/openai-compatible/http";
+import { postJson, type UpstreamResponse } from "../../providers/http";
 import { UpstreamFailure } from "../../providers/upstream-failure";
 import { FormData, postMultipart } from "../../providers/openai-compatible/multipart";
 import type { Routed } from "../../routing/nodes/router";

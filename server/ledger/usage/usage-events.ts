@@ -26,8 +26,12 @@ export const ZUsageEventRow = z.object({
   subject: z.string().nullable(),
   inputTokens: z.number(),
   cachedTokens: z.number(),
+  /** Input tokens written to the provider's prompt cache. */
+  cacheWriteTokens: z.number(),
   outputTokens: z.number(),
   reasoningTokens: z.number(),
+  /** The node reported no usage: the tokens are the gateway's own count. */
+  usageEstimated: z.boolean(),
   characters: z.number(),
   audioSeconds: z.string(),
   images: z.number(),
@@ -52,14 +56,17 @@ type Raw = Omit<UsageEventRow, "key" | "plan" | "units" | "status"> & {
 
 const plural = (n: number, one: string) => `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
-type Units = Pick<Raw, "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "characters" | "audioSeconds" | "images" | "videoSeconds">;
+type Units = Pick<Raw, "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "characters" | "audioSeconds" | "images" | "videoSeconds"> &
+  Partial<Pick<Raw, "cacheWriteTokens" | "usageEstimated">>;
 
 export function describeUnits(r: Units): string {
   const parts: string[] = [];
   if (r.inputTokens || r.outputTokens) {
     let tokens = `${r.inputTokens.toLocaleString("en-US")} in / ${r.outputTokens.toLocaleString("en-US")} out tokens`;
     if (r.cachedTokens) tokens += `, ${r.cachedTokens.toLocaleString("en-US")} cached`;
+    if (r.cacheWriteTokens) tokens += `, ${r.cacheWriteTokens.toLocaleString("en-US")} written to cache`;
     if (r.reasoningTokens) tokens += `, ${r.reasoningTokens.toLocaleString("en-US")} reasoning`;
+    if (r.usageEstimated) tokens += " (estimated)";
     parts.push(tokens);
   }
   if (r.characters) parts.push(plural(r.characters, "character"));
@@ -85,7 +92,7 @@ export async function usageEventRows(workspaceId: string, filter: UsageFilter, l
   return db.$queryRaw<Raw[]>`
     SELECT e."id", to_char(e."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time, e."endpoint", e."modelId",
       e."apiKeyId", k."name" AS "keyName", k."prefix" AS "keyPrefix",
-      e."inputTokens", e."cachedTokens", e."outputTokens", e."reasoningTokens", e."characters",
+      e."inputTokens", e."cachedTokens", e."cacheWriteTokens", e."outputTokens", e."reasoningTokens", e."usageEstimated", e."characters",
       trim_scale(e."audioSeconds")::text AS "audioSeconds", e."images", trim_scale(e."videoSeconds")::text AS "videoSeconds",
       e."cost"::text AS cost, e."latencyMs", e."planId", p."name" AS "planName", e."subject"
     FROM "UsageEvent" e

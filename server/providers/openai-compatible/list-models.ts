@@ -3,7 +3,7 @@
 // one: node calls already load the undici package, and the global fetch would load Node's own copy.
 import { fetch, type Response } from "undici";
 import { UpstreamFailure } from "../upstream-failure";
-import { authHeaders } from "./http";
+import { wireHeaders } from "../wire";
 
 export type UpstreamModel = { id: string; [field: string]: unknown };
 
@@ -16,7 +16,7 @@ export async function listUpstreamModels(baseUrl: string, apiKey: string | null,
   let res: Response;
   try {
     res = await fetch(`${baseUrl.replace(/\/+$/, "")}/models`, {
-      headers: authHeaders(apiKey),
+      headers: wireHeaders("openai", apiKey),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {

@@ -1,7 +1,7 @@
 // multipart/form-data calls to OpenAI-compatible nodes (audio transcriptions and translations,
 // image edits and variations): the same pools, timeouts and failure classes as JSON calls.
 import { FormData } from "undici";
-import { post, type UpstreamResponse, type UpstreamTarget } from "./http";
+import { post, type UpstreamResponse, type UpstreamTarget } from "../http";
 
 export { FormData };
 

@@ -2,7 +2,7 @@
 // node's video object is mapped to what a worker needs; fields a node leaves out stay null.
 import type { Readable } from "node:stream";
 import { UpstreamFailure } from "../upstream-failure";
-import { postJson, request, type UpstreamTarget } from "./http";
+import { postJson, request, type UpstreamTarget } from "../http";
 
 export type NodeVideoStatus = "queued" | "in_progress" | "completed" | "failed";
 

@@ -30,7 +30,7 @@ async function loadCatalog(): Promise<Catalog> {
     }),
   ]);
   const readyIds = new Set(ready.map((r) => r.modelId));
-  const byId = new Map(rows.map((row) => [row.id, { row, readyNow: readyIds.has(row.id) }]));
+  const byId = new Map(rows.map((row) => [row.id, { row, readyNow: readyIds.has(row.id) && row.pricingStatus !== "unpriced" }]));
   return { byId, loadedAt: Date.now() };
 }
 
@@ -67,9 +67,22 @@ export async function getCatalog(): Promise<Catalog> {
 
 export { invalidate as invalidateCatalog };
 
-/** Resolves a model id against the catalog, or throws 404 model_not_found. */
-export async function resolveModel(id: string): Promise<CatalogEntry> {
+/** Finds a model in the catalog, or throws 404 model_not_found. */
+export async function findModel(id: string): Promise<CatalogEntry> {
   const entry = (await getCatalog()).byId.get(id);
   if (!entry) throw errors.modelNotFound(id);
+  return entry;
+}
+
+/**
+ * The model a call is for: 404 model_not_found when the catalog has none, and 400
+ * model_not_priced for one imported without a price (an Anthropic or Gemini node's list gives
+ * none): it is never billed at $0.
+ */
+export async function resolveModel(id: string): Promise<CatalogEntry> {
+  const entry = await findModel(id);
+  if (entry.row.pricingStatus === "unpriced") {
+    throw errors.invalidRequest(`\`${id}\` has no price yet: an operator must price it (npm run cli -- model price) before it is served.`, "model", "model_not_priced");
+  }
   return entry;
 }

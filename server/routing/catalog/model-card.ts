@@ -21,6 +21,8 @@ export const ZCapabilities = z.object({
 
 export const ZPricing = z.object({
   cache_read_per_1m: price,
+  /** Prompt-cache writes (Anthropic's cache_creation_input_tokens); "0" bills them at the input price. */
+  cache_write_per_1m: price.default("0"),
   input_per_1m: price,
   output_per_1m: price,
   per_1m_chars: price,
@@ -63,4 +65,4 @@ export type ModelDetail = z.infer<typeof ZModelDetail>;
 export const ZModelCard = ZModelDetail.omit({ object: true, ready_now: true, created: true }).extend({
   created: z.number().int().optional(),
 });
-export type ModelCard = z.infer<typeof ZModelCard>;
+export type ModelCard = z.input<typeof ZModelCard>;

@@ -37,6 +37,7 @@ export function toModelDetail(row: ModelRow, readyNow: boolean): ModelDetail {
     ...toModelObject(row, readyNow),
     pricing: {
       cache_read_per_1m: formatMoney(row.priceCacheReadPer1m),
+      cache_write_per_1m: formatMoney(row.priceCacheWritePer1m),
       input_per_1m: formatMoney(row.priceInputPer1m),
       output_per_1m: formatMoney(row.priceOutputPer1m),
       per_1m_chars: formatMoney(row.pricePer1mChars),
@@ -89,6 +90,7 @@ export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
     ...capabilityColumns(card),
     priceInputPer1m: p.input_per_1m,
     priceCacheReadPer1m: p.cache_read_per_1m,
+    priceCacheWritePer1m: p.cache_write_per_1m ?? "0",
     priceOutputPer1m: p.output_per_1m,
     priceReasoningPer1m: p.reasoning_per_1m,
     pricePer1mChars: p.per_1m_chars,

@@ -1,7 +1,7 @@
 // The catalog as the models endpoints show it: the list, one model's details, what an API key
 // asking to delete one gets, and the catalog read straight from the database for operator tools.
 import { errors } from "../../kernel/errors";
-import { getCatalog, resolveModel } from "./catalog-cache";
+import { getCatalog, findModel } from "./catalog-cache";
 import type { ModelDetail, ModelObject } from "./model-card";
 import { db } from "../../infra/db/client";
 import { modelInclude, toModelDetail, toModelObject } from "./model-row";
@@ -12,7 +12,7 @@ export async function listModels(): Promise<{ object: "list"; data: ModelObject[
 }
 
 export async function getModel(id: string): Promise<ModelDetail> {
-  const entry = await resolveModel(id);
+  const entry = await findModel(id);
   return toModelDetail(entry.row, entry.readyNow);
 }
 
@@ -21,7 +21,7 @@ export async function getModel(id: string): Promise<ModelDetail> {
  * delete one: it gets 404 for an unknown id and 403 for a known one.
  */
 export async function deleteModelAsApiKey(id: string): Promise<never> {
-  await resolveModel(id);
+  await findModel(id);
   throw errors.permissionDenied(
     `Models are managed by the gateway's operators; an API key cannot delete \`${id}\`.`,
   );

@@ -2,21 +2,41 @@
 import type { ModelRow } from "./model-row";
 import { Money, money, type Money as MoneyT } from "../../kernel/money";
 
-export type TokenUsage = { inputTokens: number; cachedTokens: number; outputTokens: number; reasoningTokens: number };
+export type TokenUsage = {
+  /** Every input token, cache reads and cache writes included (as OpenAI's prompt_tokens counts them). */
+  inputTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cachedTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic's cache_creation_input_tokens). */
+  cacheWriteTokens?: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  /** The node reported no usage: these are the gateway's own count. */
+  estimated?: boolean;
+};
 
 const PER_MILLION = new Money(1_000_000);
 
+/** The price of a prompt-cache write: the model's cache-write price, or its input price when none is set (never free by omission). */
+function cacheWritePrice(row: ModelRow): MoneyT {
+  const price = money(row.priceCacheWritePer1m);
+  return price.isZero() ? money(row.priceInputPer1m) : price;
+}
+
 /**
- * Tokens are priced per million. Cached input tokens are billed at the cache-read price instead
- * of the input price; reasoning tokens (counted inside the output tokens, as OpenAI reports them)
- * at the reasoning price instead of the output price.
+ * Tokens are priced per million. Input tokens read from the prompt cache are billed at the
+ * cache-read price and those written to it at the cache-write price, instead of the input price;
+ * reasoning tokens (counted inside the output tokens, as OpenAI reports them) at the reasoning
+ * price instead of the output price.
  */
 export function tokenCost(row: ModelRow, u: TokenUsage): MoneyT {
   const cached = Math.min(u.cachedTokens, u.inputTokens);
+  const written = Math.min(u.cacheWriteTokens ?? 0, u.inputTokens - cached);
   const reasoning = Math.min(u.reasoningTokens, u.outputTokens);
   return money(row.priceInputPer1m)
-    .times(u.inputTokens - cached)
+    .times(u.inputTokens - cached - written)
     .plus(money(row.priceCacheReadPer1m).times(cached))
+    .plus(cacheWritePrice(row).times(written))
     .plus(money(row.priceOutputPer1m).times(u.outputTokens - reasoning))
     .plus(money(row.priceReasoningPer1m).times(reasoning))
     .dividedBy(PER_MILLION);
@@ -70,7 +90,7 @@ export function maxChatTokens(row: Pick<ModelRow, "contextLength" | "maxOutputTo
 
 /** Chat completions and responses: every input token at the dearer input price, every output token at the dearer output price. */
 export function maxChatCost(row: ModelRow, body: ChatBody): MoneyT {
-  const input = Money.max(money(row.priceInputPer1m), money(row.priceCacheReadPer1m));
+  const input = Money.max(Money.max(money(row.priceInputPer1m), money(row.priceCacheReadPer1m)), cacheWritePrice(row));
   const output = Money.max(money(row.priceOutputPer1m), money(row.priceReasoningPer1m));
   return input.times(maxPromptTokens(row, body)).plus(output.times(maxCompletionTokens(row, body))).dividedBy(PER_MILLION);
 }

@@ -1,21 +1,23 @@
-// Node health: a node is online when GET {baseUrl}/models answered 2xx within the timeout.
+// Node health: a node is online when its model list (GET {baseUrl}/models, in its wire format)
+// answered 2xx within the timeout.
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
-import { listUpstreamModels } from "../../providers/openai-compatible/list-models";
+import { listNodeModels } from "../../providers/model-lists";
+import type { Wire } from "../../providers/wire";
 import { healthCheckPassed } from "./breaker";
 import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("routing");
 
-type CheckedNode = { id: string; baseUrl: string; apiKeyEncrypted: string | null; status: string };
+type CheckedNode = { id: string; baseUrl: string; wire?: Wire; apiKeyEncrypted: string | null; status: string };
 
 export async function checkNode(node: CheckedNode): Promise<boolean> {
   const started = performance.now();
   let error: string | null = null;
   try {
-    await listUpstreamModels(node.baseUrl, node.apiKeyEncrypted ? open(node.apiKeyEncrypted) : null, env.HEALTH_CHECK_TIMEOUT_MS);
+    await listNodeModels({ baseUrl: node.baseUrl, wire: node.wire, apiKey: node.apiKeyEncrypted ? open(node.apiKeyEncrypted) : null }, env.HEALTH_CHECK_TIMEOUT_MS);
   } catch (err) {
     error = (err as Error).message;
   }
@@ -40,7 +42,7 @@ export async function checkNode(node: CheckedNode): Promise<boolean> {
 export async function checkAllNodes(): Promise<void> {
   const nodes = await db.node.findMany({
     where: { enabled: true },
-    select: { id: true, baseUrl: true, apiKeyEncrypted: true, status: true },
+    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true },
   });
   await Promise.all(nodes.map((n) => checkNode(n).catch(() => false)));
 }

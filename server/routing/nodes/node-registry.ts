@@ -4,6 +4,7 @@ import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
 import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
+import type { Wire } from "../../providers/wire";
 
 const log = logFor("routing");
 
@@ -12,6 +13,8 @@ export type RoutableNode = {
   name: string;
   baseUrl: string;
   apiKey: string | null;
+  /** The node's wire format: which adapter speaks to it. */
+  wire: Wire;
   weight: number;
   online: boolean;
   /** gateway model id -> the node's own model name */
@@ -35,6 +38,7 @@ async function load(): Promise<RoutableNode[]> {
     name: r.name,
     baseUrl: r.baseUrl,
     apiKey: r.apiKeyEncrypted ? open(r.apiKeyEncrypted) : null,
+    wire: r.wire,
     weight: r.weight,
     online: r.status === "online",
     models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),

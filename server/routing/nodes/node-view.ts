@@ -8,6 +8,8 @@ export type NodeView = {
   id: string;
   name: string;
   baseUrl: string;
+  /** The node's wire format: openai, anthropic or gemini. */
+  wire: string;
   hasApiKey: boolean;
   region: { city: string; country: string };
   weight: number;
@@ -24,6 +26,7 @@ export function toNodeView(row: NodeRow): NodeView {
     id: row.id,
     name: row.name,
     baseUrl: row.baseUrl,
+    wire: row.wire,
     hasApiKey: row.apiKeyEncrypted !== null,
     region: { city: row.city, country: row.country },
     weight: row.weight,

@@ -7,7 +7,8 @@ import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
 import { errors, GatewayError } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
-import { listUpstreamModels, type UpstreamModel } from "../../providers/openai-compatible/list-models";
+import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
+import { nodeBaseUrl, WIRES, type Wire } from "../../providers/wire";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
 import { open, seal } from "../../infra/secret-box";
 
@@ -18,6 +19,8 @@ export const ZAddNodeInput = z.object({
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL such as http://127.0.0.1:8000/v1")
     .transform((u) => u.replace(/\/+$/, "")),
   apiKey: z.string().min(1).optional(),
+  /** The node's wire format: OpenAI's (default), Anthropic's Messages API or Gemini's API. */
+  wire: z.enum(WIRES).default("openai"),
   city: z.string().trim().min(1).max(100),
   country: z
     .string()
@@ -51,17 +54,17 @@ async function assertSameSecret(): Promise<void> {
   }
 }
 
-async function discover(url: string, apiKey: string | null): Promise<{ models: UpstreamModel[]; error?: string }> {
+async function discover(url: string, apiKey: string | null, wire: Wire): Promise<{ models: UpstreamModel[]; error?: string }> {
   try {
-    return { models: await listUpstreamModels(url, apiKey, env.HEALTH_CHECK_TIMEOUT_MS) };
+    return { models: await listNodeModels({ baseUrl: url, apiKey, wire }, env.HEALTH_CHECK_TIMEOUT_MS) };
   } catch (err) {
     return { models: [], error: (err as Error).message };
   }
 }
 
 /**
- * Adds a node. Models the node publishes full cards for (as the built-in node does) join the
- * catalog; other upstream models are linked when a catalog model has the same id, or through
+ * Adds a node. Models the node publishes full cards for (as the built-in node does, and as an
+ * Anthropic or Gemini node's list becomes, unpriced) join the catalog; other upstream models are linked when a catalog model has the same id, or through
  * the explicit `models` map.
  */
 export async function addNode(input: AddNodeInput): Promise<AddedNode> {
@@ -70,7 +73,8 @@ export async function addNode(input: AddNodeInput): Promise<AddedNode> {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
   if (data.apiKey) await assertSameSecret();
-  const found = data.discover ? await discover(data.url, data.apiKey ?? null) : { models: [] };
+  const baseUrl = nodeBaseUrl(data.url, data.wire);
+  const found = data.discover ? await discover(baseUrl, data.apiKey ?? null, data.wire) : { models: [] };
   const cards: ModelCard[] = found.models.flatMap((m) => {
     const card = ZModelCard.safeParse(m);
     return card.success ? [card.data] : [];
@@ -88,7 +92,8 @@ export async function addNode(input: AddNodeInput): Promise<AddedNode> {
       data: {
         id: newId("node"),
         name: data.name,
-        baseUrl: data.url,
+        baseUrl,
+        wire: data.wire,
         apiKeyEncrypted: data.apiKey ? seal(data.apiKey) : null,
         city: data.city,
         country: data.country,

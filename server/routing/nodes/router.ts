@@ -48,10 +48,11 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
   // 404: the node's own account or catalog) are the gateway's problem: a 502.
   if (failure.kind === "status" && failure.status && REQUEST_ERRORS.has(failure.status)) {
     // The node refused the request itself (e.g. context too long): pass its words on.
-    const body = failure.body as { error?: { message?: string; param?: string | null; code?: string | null } } | null;
+    // OpenAI's error body, Anthropic's ({type: "error", error: {type, message}}) or Gemini's ({error: {code: 400, message, status}}).
+    const body = failure.body as { error?: { message?: string; param?: string | null; code?: unknown } } | null;
     return new GatewayError({
       status: failure.status,
-      code: body?.error?.code ?? "upstream_rejected",
+      code: typeof body?.error?.code === "string" ? body.error.code : "upstream_rejected",
       message: body?.error?.message ?? failure.message,
       param: body?.error?.param ?? null,
     });
@@ -61,6 +62,16 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
       status: 429,
       code: "upstream_rate_limited",
       message: "The nodes serving this model are rate limited. Retry shortly.",
+      detail: failure.retryAfter ? { retryAfter: failure.retryAfter } : {},
+    });
+  }
+  // Overloaded (a 503, Anthropic's 529): a retryable 503 (Anthropic clients see their 529).
+  if (failure.status === 503 || failure.status === 529) {
+    return new GatewayError({
+      status: 503,
+      code: "upstream_overloaded",
+      type: "server_error",
+      message: "The nodes serving this model are overloaded. Retry shortly.",
       detail: failure.retryAfter ? { retryAfter: failure.retryAfter } : {},
     });
   }

@@ -8,7 +8,8 @@ import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
-import { listUpstreamModels, type UpstreamModel } from "../../providers/openai-compatible/list-models";
+import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
+import { nodeBaseUrl, type Wire } from "../../providers/wire";
 import { checkNode } from "./health-check";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
 import { ZAddNodeInput } from "./nodes";
@@ -29,9 +30,9 @@ export const ZUpdateNodeInput = z.object({
 });
 export type UpdateNodeInput = z.input<typeof ZUpdateNodeInput>;
 
-async function listAt(url: string, apiKey: string | null): Promise<UpstreamModel[]> {
+async function listAt(url: string, apiKey: string | null, wire: Wire): Promise<UpstreamModel[]> {
   try {
-    return await listUpstreamModels(url, apiKey, env.HEALTH_CHECK_TIMEOUT_MS);
+    return await listNodeModels({ baseUrl: url, apiKey, wire }, env.HEALTH_CHECK_TIMEOUT_MS);
   } catch (err) {
     throw errors.invalidRequest(`The node at ${url} did not list its models (${(err as Error).message}); nothing was changed.`, "url", "node_unreachable");
   }
@@ -44,14 +45,14 @@ export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
   if (data.name && data.name !== current.name && (await db.node.findUnique({ where: { name: data.name }, select: { id: true } }))) {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
-  const url = data.url ?? current.baseUrl;
+  const url = data.url ? nodeBaseUrl(data.url, current.wire) : current.baseUrl;
   // The stored key was given for one server: it is never sent to another one unless given again.
   if (url !== current.baseUrl && current.apiKeyEncrypted && data.apiKey === undefined) {
     throw errors.invalidRequest("Changing the URL of a node with an API key needs the key again (or null to drop it).", "apiKey", "api_key_required");
   }
   const apiKey = data.apiKey === undefined ? (current.apiKeyEncrypted ? open(current.apiKeyEncrypted) : null) : data.apiKey;
   const moved = url !== current.baseUrl || data.apiKey !== undefined;
-  const upstream = moved ? await listAt(url, apiKey) : null;
+  const upstream = moved ? await listAt(url, apiKey, current.wire) : null;
 
   const row = await db.$transaction(async (tx) => {
     if (upstream) {
@@ -93,6 +94,6 @@ export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
 
 /** Checks a node now, so the dashboard shows its health at once instead of after the next round. */
 export async function refreshHealth(nodeId: string): Promise<void> {
-  const node = await db.node.findUnique({ where: { id: nodeId }, select: { id: true, baseUrl: true, apiKeyEncrypted: true, status: true, enabled: true } });
+  const node = await db.node.findUnique({ where: { id: nodeId }, select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true, enabled: true } });
   if (node?.enabled) await checkNode(node).catch(() => false);
 }

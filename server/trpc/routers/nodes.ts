@@ -6,7 +6,7 @@ import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../routing/nodes
 import { operatorProcedure, router } from "../init";
 
 /** What the "Add node" form sends: explicit model mappings stay a CLI feature. */
-export const ZCreateNodeInput = ZAddNodeInput.pick({ name: true, url: true, apiKey: true, city: true, country: true, weight: true });
+export const ZCreateNodeInput = ZAddNodeInput.pick({ name: true, url: true, wire: true, apiKey: true, city: true, country: true, weight: true });
 
 export const nodesRouter = router({
   list: operatorProcedure.query(() => listNodes()),

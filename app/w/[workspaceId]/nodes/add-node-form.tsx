@@ -31,6 +31,7 @@ export function AddNodeForm() {
           create.mutate({
             name: values.name.trim(),
             url: values.url.trim(),
+            wire: values.wire,
             apiKey: values.apiKey || undefined,
             city: values.city.trim(),
             country: values.country.trim(),
@@ -38,7 +39,7 @@ export function AddNodeForm() {
           });
         }}
       >
-        <NodeFields values={values} onChange={setValues} apiKeyHint="Sent by the gateway to the node; stored encrypted and never shown again." />
+        <NodeFields values={values} onChange={setValues} showWire apiKeyHint="Sent by the gateway to the node; stored encrypted and never shown again." />
         <div className="flex items-end sm:col-span-2 lg:col-span-3">
           <Button type="submit" busy={create.isPending}>
             Add node

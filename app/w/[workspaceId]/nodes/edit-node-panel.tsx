@@ -14,7 +14,7 @@ import { NodeFields, type NodeFieldValues } from "./node-fields";
 export function EditNodePanel({ node, onDone }: { node: NodeView; onDone: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const initial: NodeFieldValues = { name: node.name, url: node.baseUrl, apiKey: "", city: node.region.city, country: node.region.country, weight: String(node.weight) };
+  const initial: NodeFieldValues = { name: node.name, url: node.baseUrl, wire: node.wire as NodeFieldValues["wire"], apiKey: "", city: node.region.city, country: node.region.country, weight: String(node.weight) };
   const [values, setValues] = useState(initial);
   const [enabled, setEnabled] = useState(node.enabled);
   const [removeKey, setRemoveKey] = useState(false);

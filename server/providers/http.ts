@@ -1,17 +1,14 @@
-// HTTP to OpenAI-compatible nodes: one keep-alive undici pool per node origin, with connect,
-// first-byte and idle timeouts. Failures are classified (an UpstreamFailure) so the router knows
-// what may be retried.
+// HTTP to nodes, whatever their wire format: one keep-alive undici pool per node origin, with
+// connect, first-byte and idle timeouts, and the wire format's auth headers. Failures are
+// classified (an UpstreamFailure) so the router knows what may be retried.
 import { Pool, type Dispatcher } from "undici";
-import { env } from "../../infra/env";
-import { clientSpan, inTrace } from "../../infra/telemetry/tracing";
-import { UpstreamFailure } from "../upstream-failure";
+import { env } from "../infra/env";
+import { clientSpan, inTrace } from "../infra/telemetry/tracing";
+import { UpstreamFailure } from "./upstream-failure";
+import { wireHeaders, type Wire } from "./wire";
 
-/** How a node is told the gateway's key for it: a bearer token. */
-export function authHeaders(apiKey: string | null): Record<string, string> {
-  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
-}
-
-export type UpstreamTarget = { baseUrl: string; apiKey: string | null };
+/** A node as a call sees it: where it is, the gateway's key for it, and its wire format (OpenAI's when absent). */
+export type UpstreamTarget = { baseUrl: string; apiKey: string | null; wire?: Wire };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
 
 const pools = new Map<string, Pool>();
@@ -77,7 +74,7 @@ async function send(url: URL, method: Method, options: RequestOptions, target: U
     res = await poolFor(url.origin).request({
       method,
       path: url.pathname + url.search,
-      headers: { ...options.headers, ...authHeaders(target.apiKey) },
+      headers: { ...options.headers, ...wireHeaders(target.wire, target.apiKey) },
       body: options.body,
       signal: options.signal,
       headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
@@ -101,7 +98,7 @@ export function postJson(target: UpstreamTarget, path: string, body: string, sig
 }
 
 /** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */
-async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
+export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
   const text = await res.body.text().catch(() => "");
   let parsed: unknown = null;
   try {

@@ -1,0 +1,34 @@
+// What a wire format's adapter does for the gateway. The internal call is an OpenAI chat
+// completion request (the body /v1/chat/completions takes, with `model` already the node's own
+// name); an adapter sends it in its format and hands back OpenAI's shapes: a `chat.completion`,
+// or, for a stream, the node's response with a translator from its events to
+// `chat.completion.chunk` payloads (none for the OpenAI format: its chunks pass through as sent).
+import type { UpstreamResponse, UpstreamTarget } from "./http";
+
+export type Json = Record<string, unknown>;
+
+/**
+ * Turns a node's stream events into OpenAI chunk payloads (JSON text), one event at a time: a
+ * small state machine, fed each SSE event's data in order. The last payloads it returns carry
+ * the usage as OpenAI's final chunk does (`choices: []`, `usage`), so the relay bills a
+ * translated stream as it bills any other.
+ */
+export type StreamTranslator = {
+  /** One SSE event's data -> the chunk payloads it makes (often none or one). */
+  push(data: string): string[];
+  /** The node's body ended: the payloads still owed (the usage chunk, when the format sends it last). */
+  end(): string[];
+  /** Whether the node said its answer is complete (Anthropic's message_stop, Gemini's finish reason). */
+  readonly done: boolean;
+};
+
+export type OpenedStream = { response: UpstreamResponse; translator?: StreamTranslator };
+
+export type ChatAdapter = {
+  /** A non-streamed chat completion, answered as OpenAI's `chat.completion` (usage in OpenAI's terms). */
+  complete(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<Json>;
+  /** Opens a streamed chat completion; resolves once the node's first byte arrived. */
+  openStream(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<OpenedStream>;
+  /** Embeddings (OpenAI's request and `list` answer with usage), for formats that have them. */
+  embed?(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<Json>;
+};

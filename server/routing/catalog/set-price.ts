@@ -1,0 +1,49 @@
+// An operator prices a chat or embedding model, per million tokens: what an Anthropic or Gemini
+// node's model list cannot say. A model imported without a price is "unpriced" and not served
+// (never billed at $0); pricing it makes it "active".
+import { z } from "zod";
+import { db } from "../../infra/db/client";
+import { Channel, notify } from "../../infra/db/notify";
+import { errors } from "../../kernel/errors";
+import { DECIMAL_STRING } from "../../kernel/money";
+import { modelInclude } from "./model-row";
+import { toModelDetail } from "./model-row";
+import type { ModelDetail } from "./model-card";
+
+const price = z.string().trim().regex(DECIMAL_STRING, "must be a decimal number of USD such as 3 or 0.30");
+
+export const ZSetPriceInput = z.object({
+  model: z.string().min(1),
+  input: price,
+  output: price,
+  cacheRead: price.optional(),
+  cacheWrite: price.optional(),
+  reasoning: price.optional(),
+});
+export type SetPriceInput = z.input<typeof ZSetPriceInput>;
+
+export async function setModelPrice(input: SetPriceInput): Promise<ModelDetail> {
+  const p = ZSetPriceInput.parse(input);
+  return db.$transaction(async (tx) => {
+    const row = await tx.model.findUnique({ where: { id: p.model }, select: { type: true } });
+    if (!row) throw errors.modelNotFound(p.model);
+    if (row.type !== "chat" && row.type !== "embedding") {
+      throw errors.invalidRequest(`\`${p.model}\` is a ${row.type} model: its prices come from its node's card.`, "model");
+    }
+    const updated = await tx.model.update({
+      where: { id: p.model },
+      data: {
+        priceInputPer1m: p.input,
+        priceOutputPer1m: p.output,
+        // Cache reads cost the input price unless said otherwise; 0 bills cache writes at the input price.
+        priceCacheReadPer1m: p.cacheRead ?? p.input,
+        priceCacheWritePer1m: p.cacheWrite ?? "0",
+        priceReasoningPer1m: p.reasoning ?? p.output,
+        pricingStatus: "active",
+      },
+      include: modelInclude,
+    });
+    await notify(tx, Channel.catalogChanged);
+    return toModelDetail(updated, false);
+  });
+}
