@@ -24,11 +24,21 @@ export type StreamTranslator = {
 
 export type OpenedStream = { response: UpstreamResponse; translator?: StreamTranslator };
 
+/** What the gateway knows about the call beside its body. */
+export type CallOptions = {
+  signal?: AbortSignal;
+  /** The model's output limit: the `max_tokens` a format that requires one gets when the request set none. */
+  maxOutputTokens: number;
+};
+
 export type ChatAdapter = {
   /** A non-streamed chat completion, answered as OpenAI's `chat.completion` (usage in OpenAI's terms). */
-  complete(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<Json>;
+  complete(target: UpstreamTarget, body: Json, options: CallOptions): Promise<Json>;
   /** Opens a streamed chat completion; resolves once the node's first byte arrived. */
-  openStream(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<OpenedStream>;
-  /** Embeddings (OpenAI's request and `list` answer with usage), for formats that have them. */
-  embed?(target: UpstreamTarget, body: Json, signal?: AbortSignal): Promise<Json>;
+  openStream(target: UpstreamTarget, body: Json, options: CallOptions): Promise<OpenedStream>;
+  /**
+   * Embeddings: OpenAI's request in, OpenAI's `list` out, for formats that have them. `usage` only
+   * when the node counted (the gateway counts itself when it did not).
+   */
+  embed?(target: UpstreamTarget, body: Json, options: CallOptions): Promise<Json>;
 };

@@ -27,7 +27,7 @@ export async function callNode(m: Metering, row: ModelRow, body: ChatBody, signa
   const started = performance.now();
   const { result, routed, release } = await withFailover(
     row.id,
-    (r) => adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, signal),
+    (r) => adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, { signal, maxOutputTokens: row.maxOutputTokens }),
     signal,
   );
   release();
@@ -54,7 +54,7 @@ export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody,
 export async function streamOnNode(m: Metering, row: ModelRow, body: ChatBody, includeUsage: boolean, beforeCharge?: () => Promise<void>): Promise<AsyncGenerator<string>> {
   const started = performance.now();
   // Each adapter asks the node for usage: it is what the call is billed on.
-  const { result, routed, release } = await withFailover(row.id, (r) => adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }));
+  const { result, routed, release } = await withFailover(row.id, (r) => adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens }));
   return relayChatStream({
     body: result.response.body,
     translator: result.translator,

@@ -25,7 +25,7 @@ async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest):
   const { result, routed, release } = await withFailover(row.id, async (r) => {
     const adapter = adapterFor(r.node.wire);
     if (!adapter.embed) throw new UpstreamFailure("protocol", `a ${r.node.wire} node has no embeddings`, 502);
-    return (await adapter.embed(r.node, { ...req, model: r.upstreamModel })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
+    return (await adapter.embed(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
   });
   release();
   const inputTokens = result.usage?.prompt_tokens ?? 0;

@@ -16,10 +16,10 @@ async function postForJson(target: UpstreamTarget, path: string, body: Json, wha
 }
 
 export const openaiAdapter: ChatAdapter = {
-  complete: (target, body, signal) => postForJson(target, "/chat/completions", { ...body, stream: false }, "completion", signal),
-  async openStream(target, body, signal) {
+  complete: (target, body, { signal }) => postForJson(target, "/chat/completions", { ...body, stream: false }, "completion", signal),
+  async openStream(target, body, { signal }) {
     const stream_options = { ...(body.stream_options as Json | undefined), include_usage: true };
     return { response: await postJson(target, "/chat/completions", JSON.stringify({ ...body, stream: true, stream_options }), signal) };
   },
-  embed: (target, body, signal) => postForJson(target, "/embeddings", body, "embeddings", signal),
+  embed: (target, body, { signal }) => postForJson(target, "/embeddings", body, "embeddings", signal),
 };
