@@ -1,9 +1,25 @@
-// Gemini's wire format: an OpenAI chat completion request sent as Gemini's, its answers brought back as OpenAI's.
-import type { ChatAdapter } from "../adapter";
-import { UpstreamFailure } from "../upstream-failure";
+// Gemini's wire format: an OpenAI chat completion request sent as Gemini's generateContent,
+// its answers (and its stream's events) brought back as OpenAI's.
+import type { ChatAdapter, Json } from "../adapter";
+import { postJson } from "../http";
+import { embedOnGemini } from "./embeddings";
+import { methodPath, postGemini } from "./post";
+import { toGeminiRequest } from "./request";
+import { toCompletion } from "./response";
+import { geminiStreamTranslator } from "./stream";
+import type { GeminiResponse } from "./types";
 
-const unsupported = async (): Promise<never> => {
-  throw new UpstreamFailure("protocol", "the gemini wire format is not available yet", 501);
+const modelOf = (body: Json) => String(body.model);
+
+export const geminiAdapter: ChatAdapter = {
+  async complete(target, body, { signal }) {
+    const res = await postGemini<GeminiResponse>(target, methodPath(modelOf(body), "generateContent"), toGeminiRequest(body), "completion", signal);
+    return toCompletion(res, modelOf(body));
+  },
+  async openStream(target, body, { signal }) {
+    const path = `${methodPath(modelOf(body), "streamGenerateContent")}?alt=sse`;
+    const response = await postJson(target, path, JSON.stringify(toGeminiRequest(body)), signal);
+    return { response, translator: geminiStreamTranslator(modelOf(body)) };
+  },
+  embed: embedOnGemini,
 };
-
-export const geminiAdapter: ChatAdapter = { complete: unsupported, openStream: unsupported };
