@@ -1,9 +1,32 @@
-// Anthropic's wire format: an OpenAI chat completion request sent as Anthropic's, its answers brought back as OpenAI's.
+// Anthropic's wire format: an OpenAI chat completion request sent as Anthropic's Messages
+// request (request.ts), its Message brought back as a chat.completion (response.ts) and its
+// stream events as chunks (stream.ts).
+import type { Message } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatAdapter } from "../adapter";
+import { postJson } from "../http";
 import { UpstreamFailure } from "../upstream-failure";
+import { toMessagesRequest } from "./request";
+import { completionOf } from "./response";
+import { AnthropicStreamTranslator } from "./stream";
 
-const unsupported = async (): Promise<never> => {
-  throw new UpstreamFailure("protocol", "the anthropic wire format is not available yet", 501);
+export const anthropicAdapter: ChatAdapter = {
+  async complete(target, body, options) {
+    const request = toMessagesRequest(body, options);
+    const res = await postJson(target, "/messages", JSON.stringify(request), options.signal);
+    let message: Message;
+    try {
+      message = JSON.parse(await res.body.text()) as Message;
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      // Nothing reached the client yet, so this may still go to another node.
+      throw new UpstreamFailure("protocol", "the node sent an unreadable message", 502);
+    }
+    if (message?.type !== "message" || !Array.isArray(message.content)) throw new UpstreamFailure("protocol", "the node sent an unreadable message", 502);
+    return completionOf(message, request.model);
+  },
+  async openStream(target, body, options) {
+    const request = toMessagesRequest(body, options);
+    const response = await postJson(target, "/messages", JSON.stringify({ ...request, stream: true }), options.signal);
+    return { response, translator: new AnthropicStreamTranslator(request.model) };
+  },
 };
-
-export const anthropicAdapter: ChatAdapter = { complete: unsupported, openStream: unsupported };
