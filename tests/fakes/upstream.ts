@@ -2,7 +2,8 @@
 import { createServer, type Server } from "node:http";
 import { freePort } from "../../server/infra/net/free-port";
 
-export type FakeMode = "ok" | "fail" | "rate-limited" | "hang" | "slow-stream" | "break-stream";
+/** `no-usage`: answers as some OpenAI-compatible servers do, with no usage at all (not even in streams). */
+export type FakeMode = "ok" | "fail" | "overloaded" | "rate-limited" | "hang" | "slow-stream" | "break-stream" | "no-usage";
 
 export type FakeUpstream = {
   url: string;
@@ -32,16 +33,22 @@ export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
         res.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit_error", code: null, param: null } }));
         return;
       }
+      if (fake.mode === "overloaded") {
+        res.writeHead(503, { "content-type": "application/json", "retry-after": "2" });
+        res.end(JSON.stringify({ error: { message: "overloaded", type: "server_error", code: null, param: null } }));
+        return;
+      }
       if (fake.mode === "fail") {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "boom", type: "server_error", code: null, param: null } }));
         return;
       }
       const request = JSON.parse(body) as { stream?: boolean };
+      const usage = fake.mode === "no-usage" ? {} : { usage: USAGE };
       const base = { id: "chatcmpl-fake", created: 1, model, system_fingerprint: "fp_fake" };
       if (!request.stream) {
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "fake answer" }, finish_reason: "stop" }], usage: USAGE }));
+        res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "fake answer" }, finish_reason: "stop" }], ...usage }));
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -57,7 +64,7 @@ export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
         res.write(chunk({ content: `w${i} ` }));
       }
       res.write(chunk({}, "stop"));
-      res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: USAGE })}\n\n`);
+      if (fake.mode !== "no-usage") res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: USAGE })}\n\n`);
       res.end("data: [DONE]\n\n");
     });
   });

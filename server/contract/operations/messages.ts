@@ -19,6 +19,8 @@ export const messagesCreate = operation({
   permission: "text",
   x402: "upto",
   body: { kind: "json" },
+  // Passed on to `anthropic` nodes (betas such as context management); ignored by translation.
+  headers: { anthropic_beta: "anthropic-beta" },
   input: ZMessageCreate,
   output: ZMessage,
   produces: { kind: "json_or_sse" },
@@ -39,6 +41,7 @@ export const messagesCountTokens = operation({
   permission: "text",
   x402: "read",
   body: { kind: "json" },
+  headers: { anthropic_beta: "anthropic-beta" },
   input: ZCountTokens,
   output: ZTokenCount,
   produces: { kind: "json" },

@@ -3,7 +3,8 @@
 import { recordCall, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { withFailover } from "../../routing/nodes/router";
+import { withFailover, type Routed } from "../../routing/nodes/router";
+import type { OpenedStream } from "../../providers/adapter";
 import { adapterFor } from "../../providers/adapters";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
 import { answerText, estimateUsage } from "./count-prompt";
@@ -13,10 +14,27 @@ const completionText = (result: Record<string, unknown>) =>
   ((result.choices as { message?: Record<string, unknown> }[] | undefined) ?? []).map((c) => answerText(c.message ?? {})).join("");
 
 
-type ChatBody = Record<string, unknown> & { messages?: unknown; tools?: unknown; stream_options?: Record<string, unknown> | null };
+export type ChatBody = Record<string, unknown> & { messages?: unknown; tools?: unknown; stream_options?: Record<string, unknown> | null };
 
 /** A node's completion, answered but not yet billed: `charge` bills it and resolves once committed. */
 export type UnchargedCompletion = { result: Record<string, unknown>; charge: () => Promise<void> };
+
+/** Asks a routed node for a completion, in its wire format. */
+export const completeOn = (row: ModelRow, body: ChatBody, signal?: AbortSignal) => (r: Routed) =>
+  adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, { signal, maxOutputTokens: row.maxOutputTokens });
+
+/** Opens a stream on a routed node, in its wire format (each adapter asks the node for usage: it is what the call is billed on). */
+export const openStreamOn = (row: ModelRow, body: ChatBody) => (r: Routed) =>
+  adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens });
+
+/** A node's completion, ready to charge: a node that reported no usage is billed from the gateway's own count (marked as estimated). */
+export async function unchargedCompletion(m: Metering, row: ModelRow, body: ChatBody, result: Record<string, unknown>, nodeId: string, started: number): Promise<UnchargedCompletion> {
+  const reported = result.usage as OpenAIUsage | undefined;
+  const usage = reported ? tokenUsage(reported) : await estimateUsage(body, completionText(result));
+  if (!reported) result.usage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const charge = () => recordCall(m, { modelId: row.id, nodeId, started }, { ...usage, cost: tokenCost(row, usage) });
+  return { result, charge };
+}
 
 /**
  * Calls the node (with failover) without charging yet, for a caller that must do something
@@ -25,18 +43,9 @@ export type UnchargedCompletion = { result: Record<string, unknown>; charge: () 
  */
 export async function callNode(m: Metering, row: ModelRow, body: ChatBody, signal?: AbortSignal): Promise<UnchargedCompletion> {
   const started = performance.now();
-  const { result, routed, release } = await withFailover(
-    row.id,
-    (r) => adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, { signal, maxOutputTokens: row.maxOutputTokens }),
-    signal,
-  );
+  const { result, routed, release } = await withFailover(row.id, completeOn(row, body, signal), signal);
   release();
-  // A node that reported no usage is billed from the gateway's own count (marked as estimated).
-  const reported = result.usage as OpenAIUsage | undefined;
-  const usage = reported ? tokenUsage(reported) : await estimateUsage(body, completionText(result));
-  if (!reported) result.usage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
-  const charge = () => recordCall(m, { modelId: row.id, nodeId: routed.node.id, started }, { ...usage, cost: tokenCost(row, usage) });
-  return { result, charge };
+  return unchargedCompletion(m, row, body, result, routed.node.id, started);
 }
 
 /** Calls the node and charges what it reports. */
@@ -46,6 +55,25 @@ export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody,
   return result;
 }
 
+type Relay = { m: Metering; row: ModelRow; body: ChatBody; includeUsage: boolean; started: number; beforeCharge?: () => Promise<void> };
+
+/** Relays a stream opened on a routed node (see relay-stream.ts). */
+export function relayOpened(opened: OpenedStream, routed: Routed, release: () => void, relay: Relay): AsyncGenerator<string> {
+  return relayChatStream({
+    body: opened.response.body,
+    translator: opened.translator,
+    request: relay.body,
+    release,
+    row: relay.row,
+    metering: relay.m,
+    nodeId: routed.node.id,
+    upstreamModel: routed.upstreamModel,
+    includeUsage: relay.includeUsage,
+    started: relay.started,
+    beforeCharge: relay.beforeCharge,
+  });
+}
+
 /**
  * Opens a stream on a node (failing over before its first byte) and relays its chunk payloads.
  * `beforeCharge` runs once the node finished, before the charge: when it throws, the stream
@@ -53,19 +81,6 @@ export async function completeOnNode(m: Metering, row: ModelRow, body: ChatBody,
  */
 export async function streamOnNode(m: Metering, row: ModelRow, body: ChatBody, includeUsage: boolean, beforeCharge?: () => Promise<void>): Promise<AsyncGenerator<string>> {
   const started = performance.now();
-  // Each adapter asks the node for usage: it is what the call is billed on.
-  const { result, routed, release } = await withFailover(row.id, (r) => adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens }));
-  return relayChatStream({
-    body: result.response.body,
-    translator: result.translator,
-    request: body,
-    release,
-    row,
-    metering: m,
-    nodeId: routed.node.id,
-    upstreamModel: routed.upstreamModel,
-    includeUsage,
-    started,
-    beforeCharge,
-  });
+  const { result, routed, release } = await withFailover(row.id, openStreamOn(row, body));
+  return relayOpened(result, routed, release, { m, row, body, includeUsage, started, beforeCharge });
 }

@@ -9,6 +9,7 @@
 // from the gateway's own count of the prompt and of what it streamed (marked as estimated).
 import type { Dispatcher } from "undici";
 import type { StreamTranslator } from "../../providers/adapter";
+import { SseData } from "../../providers/sse-data";
 import { recordCall, release, type Metering } from "../../ledger/meter";
 import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
@@ -37,16 +38,6 @@ const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 function midStreamFailure(message: string): GatewayError {
   return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message });
-}
-
-/** The data of one SSE event (its `data:` lines, joined), or "" when it has none. */
-function payloadOf(event: string): string {
-  if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
-  return event
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(line[5] === " " ? 6 : 5))
-    .join("\n");
 }
 
 /**
@@ -84,16 +75,9 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
   };
   try {
     try {
-      const decoder = new TextDecoder();
-      let buffer = "";
+      const sse = new SseData();
       reading: for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const data = payloadOf(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (!data) continue;
+        for (const data of sse.push(chunk)) {
           if (translator) {
             for (const payload of translator.push(data)) {
               const out = take(payload);
@@ -113,7 +97,8 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
       }
       if (translator && !finished) {
         // The body ended: what the format sends last (Gemini has no end event of its own).
-        for (const payload of [...(buffer.trim() ? translator.push(payloadOf(buffer.trim())) : []), ...translator.end()]) {
+        const rest = sse.rest();
+        for (const payload of [...(rest ? translator.push(rest) : []), ...translator.end()]) {
           const out = take(payload);
           if (out !== undefined) yield out;
         }

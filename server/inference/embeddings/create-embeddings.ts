@@ -9,7 +9,15 @@ import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { adapterFor } from "../../providers/adapters";
 import { UpstreamFailure } from "../../providers/upstream-failure";
+import { encoder } from "../chat/count-prompt";
 import type { EmbeddingsRequest } from "./schema";
+
+/** The inputs' tokens as the gateway counts them: each text's tokens, or each token-id list's length. */
+async function countInputs(input: EmbeddingsRequest["input"]): Promise<number> {
+  const items: (string | number[])[] = typeof input === "string" ? [input] : typeof input[0] === "number" ? [input as number[]] : (input as (string | number[])[]);
+  const enc = await encoder();
+  return items.reduce((sum, item) => sum + (typeof item === "string" ? enc.encode(item).length : item.length), 0);
+}
 
 export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCall<Record<string, unknown>>> {
   const { row } = await resolveModel(req.model);
@@ -28,8 +36,10 @@ async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest):
     return (await adapter.embed(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
   });
   release();
-  const inputTokens = result.usage?.prompt_tokens ?? 0;
-  const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-  await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, cost: tokenCost(row, usage) });
+  // A node that reports no count (Gemini's embeddings never do) is billed from the gateway's own (marked as estimated).
+  const reported = result.usage?.prompt_tokens;
+  const inputTokens = reported ?? (await countInputs(req.input));
+  const usage = { inputTokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, estimated: reported === undefined };
+  await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { inputTokens, estimated: usage.estimated, cost: tokenCost(row, usage) });
   return { ...result, object: "list", model: row.id, usage: { prompt_tokens: inputTokens, total_tokens: result.usage?.total_tokens ?? inputTokens } };
 }

@@ -1,29 +1,59 @@
-// POST /v1/messages on an OpenAI-format node: the request becomes a chat completion (to-chat.ts),
-// admitted, routed and metered as one, and its answer (or stream) becomes Anthropic's Message (or
-// its events). A max_tokens above the model's output limit is lowered to it: coding agents ask
-// for more than many models give, and a 400 would stop them.
+// POST /v1/messages: on an `anthropic` node the request is passed through as the client sent it
+// (native.ts); on an OpenAI-format or Gemini node it becomes a chat completion (to-chat.ts), sent
+// in that node's format, and its answer (or stream) becomes Anthropic's Message (or its events).
+// Which one is decided per node tried, so failover may cross formats. A max_tokens above the
+// model's output limit is lowered to it: coding agents ask for more than many models give, and a
+// 400 would stop them.
 import { ModelCall } from "../../admission/admit";
 import { EventStream } from "../../kernel/event-stream";
+import type { OpenedStream } from "../../providers/adapter";
+import type { UpstreamResponse } from "../../providers/http";
+import { postMessages } from "../../providers/messages-passthrough";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
-import { completeOnNode, streamOnNode } from "../chat/call-node";
+import { withFailover, type Routed } from "../../routing/nodes/router";
+import { completeOn, openStreamOn, relayOpened, unchargedCompletion } from "../chat/call-node";
 import { assertChatCapable } from "../chat/create-completion";
 import type { ChatCompletionRequest } from "../chat/schema";
 import { messageFromCompletion } from "./from-chat";
+import { chargedMessage, nativeBody, nativeEvents, readMessage } from "./native";
 import type { MessageCreate } from "./schema";
 import { messageEvents } from "./stream-events";
 import { toChatRequest } from "./to-chat";
 
 type Json = Record<string, unknown>;
 
+/** What the node tried answered: Anthropic's own message or stream, or a chat completion or stream to translate. */
+type Answered = { message: Json } | { events: UpstreamResponse } | { completion: Json } | { chunks: OpenedStream };
+
 export async function createMessage(req: MessageCreate): Promise<ModelCall<Json | EventStream>> {
   const { row } = await resolveModel(req.model);
   const chat = toChatRequest(req, row.maxOutputTokens) as ChatCompletionRequest;
   assertChatCapable(row, chat);
+  const beta = typeof req.anthropic_beta === "string" ? req.anthropic_beta : undefined;
   const spec = { endpoint: "/v1/messages", model: row.id, maxCost: maxChatCost(row, chat), tokens: maxChatTokens(row, chat) };
-  return new ModelCall(spec, async (metering) => {
-    if (!req.stream) return messageFromCompletion(await completeOnNode(metering, row, chat), row.id);
-    const chunks = await streamOnNode(metering, row, chat, true);
-    return new EventStream(messageEvents(chunks, row.id), { named: true, done: false });
+
+  const attempt = async (r: Routed): Promise<Answered> => {
+    if (r.node.wire === "anthropic") {
+      const res = await postMessages(r.node, nativeBody(req, r.upstreamModel, row.maxOutputTokens), beta);
+      return req.stream ? { events: res } : { message: await readMessage(res) };
+    }
+    return req.stream ? { chunks: await openStreamOn(row, chat)(r) } : { completion: await completeOn(row, chat)(r) };
+  };
+
+  return new ModelCall(spec, async (m) => {
+    const started = performance.now();
+    const { result, routed, release } = await withFailover(row.id, attempt);
+    const c = { m, row, nodeId: routed.node.id, started };
+    if ("events" in result) return new EventStream(nativeEvents(result.events, release, c), { named: true, done: false });
+    if ("chunks" in result) {
+      const chunks = relayOpened(result.chunks, routed, release, { m, row, body: chat, includeUsage: true, started });
+      return new EventStream(messageEvents(chunks, row.id), { named: true, done: false });
+    }
+    release();
+    if ("message" in result) return chargedMessage(result.message, c);
+    const { charge } = await unchargedCompletion(m, row, chat, result.completion, routed.node.id, started);
+    await charge();
+    return messageFromCompletion(result.completion, row.id);
   });
 }

@@ -11,12 +11,12 @@ const outstanding = new Map<string, number>();
 
 export type Routed = { node: RoutableNode; upstreamModel: string };
 
-export async function pickNode(modelId: string, exclude: Set<string> = new Set()): Promise<Routed | null> {
+export async function pickNode(modelId: string, exclude: Set<string> = new Set(), only?: (node: RoutableNode) => boolean): Promise<Routed | null> {
   const nodes = await getRoutableNodes();
   let best: RoutableNode | null = null;
   let bestLoad = Infinity;
   for (const node of nodes) {
-    if (!node.online || exclude.has(node.id) || !node.models.has(modelId)) continue;
+    if (!node.online || exclude.has(node.id) || !node.models.has(modelId) || (only && !only(node))) continue;
     const load = ((outstanding.get(node.id) ?? 0) + 1) / Math.max(node.weight, 1);
     if (load < bestLoad || (load === bestLoad && Math.random() < 0.5)) {
       if (!breakerAllows(node.id)) continue;
