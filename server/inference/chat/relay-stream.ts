@@ -111,7 +111,7 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
       // Read to its end: what is left (the body's end) is drained, so the connection can serve
       // another call. Failed or given up: the body is closed.
       if (finished) body.on("error", () => undefined).resume();
-      else body.destroy();
+      else body.on("error", () => undefined).destroy(); // (destroying an unfinished body emits an error)
       input.release();
     }
     if (!finished) throw midStreamFailure("The node's stream ended without completing.");

@@ -93,7 +93,7 @@ export async function* nativeEvents(res: UpstreamResponse, done: () => void, c: 
       throw midStream("The node's stream broke off.");
     } finally {
       if (finished) res.body.on("error", () => undefined).resume();
-      else res.body.destroy();
+      else res.body.on("error", () => undefined).destroy(); // (destroying an unfinished body emits an error)
       done();
     }
     if (!finished) throw midStream("The node's stream ended without completing.");

@@ -73,14 +73,15 @@ export type CountTokens = z.infer<typeof ZCountTokens>;
 
 // The answers.
 
-const ZUsage = z.object({
+// Loose: an `anthropic` node's answers pass through with whatever fields Anthropic adds.
+const ZUsage = z.looseObject({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   cache_creation_input_tokens: z.number().int().nullable(),
   cache_read_input_tokens: z.number().int().nullable(),
 });
 
-export const ZMessage = z.object({
+export const ZMessage = z.looseObject({
   id: z.string(),
   type: z.literal("message"),
   role: z.literal("assistant"),

@@ -122,7 +122,7 @@ async function finish(job: VideoJob, render: Render, video: NodeVideo, signal: A
     completed = await completeJob(job.id, job.attempts, { billedSeconds: seconds, cost, contentKey: key, contentBytes: counter.bytes });
     if (!completed) throw new Superseded();
   } finally {
-    download.body.destroy();
+    download.body.on("error", () => undefined).destroy(); // (destroying an unfinished body emits an error)
     if (!completed) await blobStore().delete(key).catch(() => undefined);
   }
 }
