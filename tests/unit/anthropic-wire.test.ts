@@ -319,10 +319,19 @@ describe("Anthropic's stream events as chat.completion.chunk payloads", () => {
     expect(assemble(chunks).finish).toBe("tool_calls");
   });
 
-  it("an error event fails the stream with the node's message; an unreadable event too", () => {
+  it("an error event fails the stream with the node's message once the node's body ends (nothing after it is read)", () => {
     const t = new AnthropicStreamTranslator("m");
-    expect(t.push('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toEqual(['{"error":{"message":"Overloaded"}}']);
-    expect(JSON.parse(t.push("{not json")[0]!)).toEqual({ error: { message: "The node sent an unreadable stream event." } });
+    expect(t.push(JSON.stringify(streamEvents(FIXTURES.text(REQ))[0]))).toHaveLength(1);
+    expect(t.push('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toEqual([]);
+    expect(t.push('{"type":"message_stop"}')).toEqual([]);
+    expect(t.done).toBe(false);
+    expect(t.end()).toEqual(['{"error":{"message":"Overloaded"}}']);
+  });
+
+  it("an unreadable event fails the stream, once the node's body ends", () => {
+    const t = new AnthropicStreamTranslator("m");
+    expect(t.push("{not json")).toEqual([]);
+    expect(t.end().map((p) => JSON.parse(p))).toEqual([{ error: { message: "The node sent an unreadable stream event." } }]);
   });
 
   it("a stream that ends without message_stop is not done (the relay fails it)", () => {

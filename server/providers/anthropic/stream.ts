@@ -2,7 +2,10 @@
 // message_start, content_block_start / _delta / _stop (text, thinking with its signature,
 // tool_use with its input in input_json_delta pieces), message_delta (stop reason, final usage)
 // and message_stop (the usage chunk, and the end). `ping` says nothing; an `error` event becomes
-// an error payload, which fails the relayed stream.
+// an error payload, which fails the relayed stream. Anthropic ends its body right after an error
+// event, and the payload is handed over then (from `end`), as for an unreadable event: the relay
+// stops reading at an error payload, and a body given up before its end is aborted rather than
+// drained.
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { ErrorResponse } from "@anthropic-ai/sdk/resources/shared";
 import type { Json, StreamTranslator } from "../adapter";
@@ -31,6 +34,8 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   private readonly blocks = new Map<number, Open>();
   private tools = 0;
   private jsonAnswer = false;
+  /** The node's error event, owed once its body ends. */
+  private failed: string[] | undefined;
 
   /** `model` is the node's name for it (the request's): the relay renames it in every chunk. */
   constructor(private readonly model: string) {}
@@ -40,11 +45,13 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   }
 
   push(data: string): string[] {
+    if (this.failed) return [];
     let event: Event;
     try {
       event = JSON.parse(data) as Event;
     } catch {
-      return failure("The node sent an unreadable stream event.");
+      this.failed = failure("The node sent an unreadable stream event.");
+      return [];
     }
     switch (event.type) {
       case "message_start":
@@ -68,7 +75,8 @@ export class AnthropicStreamTranslator implements StreamTranslator {
         this.done = true;
         return [JSON.stringify({ id: this.id, object: "chat.completion.chunk", created: this.created, model: this.model, choices: [], usage: chatUsage(this.usage) })];
       case "error":
-        return failure(event.error?.message ?? "The node failed while streaming.");
+        this.failed = failure(event.error?.message ?? "The node failed while streaming.");
+        return [];
       default:
         // ping, and event types newer than this translator
         return [];
@@ -76,7 +84,7 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   }
 
   end(): string[] {
-    return [];
+    return this.failed ?? [];
   }
 
   private start(index: number, block: Json): string[] {
