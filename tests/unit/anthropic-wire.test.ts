@@ -334,6 +334,14 @@ describe("Anthropic's stream events as chat.completion.chunk payloads", () => {
     expect(t.end().map((p) => JSON.parse(p))).toEqual([{ error: { message: "The node sent an unreadable stream event." } }]);
   });
 
+  it("JSON mode streamed: the JSON tool's input pieces are the content, finishing with stop, and no tool call shows", () => {
+    const { chunks } = translate(streamEvents(FIXTURES.jsonTool(REQ)).map((e) => JSON.stringify(e)));
+    const { msg, finish } = assemble(chunks);
+    expect(msg.content).toBe('{"answer":42}');
+    expect(msg.tool_calls).toEqual([]);
+    expect(finish).toBe("stop");
+  });
+
   it("a stream that ends without message_stop is not done (the relay fails it)", () => {
     const events = streamEvents(FIXTURES.text(REQ)).slice(0, -1).map((e) => JSON.stringify(e));
     expect(translate(events).done).toBe(false);
@@ -412,18 +420,11 @@ describe("Anthropic's model list as model cards", () => {
     const bare = modelCard(model("claude-bare"));
     expect(bare).toMatchObject({ id: "claude-bare", owned_by: "anthropic", provider: "anthropic", type: "chat", context_length: 200_000, max_output_tokens: 32_000, knowledge_cutoff: "", deprecated: false });
     expect(bare.capabilities).toEqual({ input_modalities: ["text", "image"], output_modalities: ["text"], json_mode: true, reasoning: true, streaming: true, structured_output: true, tools: true });
-    expect(bare.pricing).toEqual({
-      input_per_1m: "0",
-      output_per_1m: "0",
-      cache_read_per_1m: "0",
-      cache_write_per_1m: "0",
-      reasoning_per_1m: "0",
-      per_1m_chars: "0",
-      per_audio_second: "0",
-      per_image: "0",
-      per_video_second: "0",
-      pricing_status: "unpriced",
-    });
+    // Every price 0 and the status "unpriced": the model is not served until an operator prices it.
+    const { pricing_status, ...prices } = bare.pricing as Record<string, string>;
+    expect(pricing_status).toBe("unpriced");
+    expect(Object.keys(prices).sort()).toEqual(["cache_read_per_1m", "cache_write_per_1m", "input_per_1m", "output_per_1m", "per_1m_chars", "per_audio_second", "per_image", "per_video_second", "reasoning_per_1m"]);
+    expect(new Set(Object.values(prices))).toEqual(new Set(["0"]));
     const sized = modelCard(model("claude-sized", { max_input_tokens: 1_000_000, max_tokens: 128_000, display_name: "Claude Sized" }));
     expect(sized).toMatchObject({ display_name: "Claude Sized", context_length: 1_000_000, max_output_tokens: 128_000, created: Date.parse("2026-02-17T00:00:00Z") / 1000 });
   });
