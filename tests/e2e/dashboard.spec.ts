@@ -5,6 +5,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import OpenAI from "openai";
 import { issueSetupToken } from "../../server/identity/users/setup-token";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { ANTHROPIC_KEY, model, startAnthropicUpstream } from "../fakes/anthropic-upstream";
 import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
@@ -232,6 +233,40 @@ test("an operator adds a node; it is listed online with its region and models, a
     await expect(page.getByTestId("stat-regions")).toHaveText("2");
     await expect(page.locator('[data-testid="model-availability"][data-model-id="local-chat-sim"]')).toContainText("available");
     await screenshot(page, "network", info);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("an operator adds an Anthropic node: its models wait for a price, and are served once priced", async ({}, info) => {
+  const fake = await startAnthropicUpstream([model("e2e-claude")]);
+  try {
+    await visit(page, ws("nodes"));
+    const form = page.getByRole("form", { name: "Add node" });
+    await form.getByLabel("Name").fill("e2e-anthropic");
+    await form.getByLabel("Wire format").selectOption("anthropic");
+    await form.getByLabel("Base URL").fill(fake.url);
+    await form.getByLabel("API key (optional)").fill(ANTHROPIC_KEY);
+    await form.getByLabel("City").fill("Dublin");
+    await form.getByLabel("Country").fill("IE");
+    await form.getByRole("button", { name: "Add node" }).click();
+    const row = page.getByTestId("node-row").filter({ hasText: "e2e-anthropic" });
+    await expect(row.getByTestId("node-wire")).toHaveText("anthropic");
+    await expect(row).toContainText(`${fake.url}/v1`);
+    await expect(row).toContainText("e2e-claude");
+    await expect(row).toContainText("online", { timeout: 20_000 });
+    const price = page.getByRole("form", { name: "Price e2e-claude" });
+    await expect(price).toBeVisible();
+    await screenshot(page, "nodes-unpriced", info);
+    await price.getByLabel("Input / 1M tokens (USD)").fill("3");
+    await price.getByLabel("Output / 1M tokens (USD)").fill("15");
+    await price.getByLabel("Cache write / 1M (USD)").fill("3.75");
+    await price.getByRole("button", { name: "Set price" }).click();
+    await expect(price).toBeHidden();
+    await visit(page, ws("models"));
+    const modelRow = page.locator('[data-testid="model-row"][data-model-id="e2e-claude"]');
+    await expect(modelRow).toContainText("$3");
+    await expect(modelRow).toContainText("$3.75");
   } finally {
     await fake.close();
   }

@@ -26,12 +26,30 @@ type Json = Record<string, unknown>;
 /** What the node tried answered: Anthropic's own message or stream, or a chat completion or stream to translate. */
 type Answered = { message: Json } | { events: UpstreamResponse } | { completion: Json } | { chunks: OpenedStream };
 
+const MEDIA = new Set(["image", "document"]);
+
+/** Whether a block list holds an image or a document, tool results' content included. */
+function hasMedia(content: unknown): boolean {
+  return Array.isArray(content) && (content as Json[]).some((b) => MEDIA.has(String(b.type)) || (b.type === "tool_result" && hasMedia(b.content)));
+}
+
+/**
+ * What the call is reserved on: the chat request it becomes, with Anthropic's own request beside
+ * it, since an `anthropic` node gets that one, with what translation drops (documents, server
+ * tools) and every byte of it. A document or image anywhere may fill the model's context.
+ */
+function costBound(req: MessageCreate, chat: ChatCompletionRequest): Json {
+  if (req.messages.some((m) => hasMedia(m.content))) return { ...chat, messages: [...chat.messages, { role: "user", content: [{ type: "document" }] }] };
+  return { ...chat, anthropic: req };
+}
+
 export async function createMessage(req: MessageCreate): Promise<ModelCall<Json | EventStream>> {
   const { row } = await resolveModel(req.model);
   const chat = toChatRequest(req, row.maxOutputTokens) as ChatCompletionRequest;
   assertChatCapable(row, chat);
   const beta = typeof req.anthropic_beta === "string" ? req.anthropic_beta : undefined;
-  const spec = { endpoint: "/v1/messages", model: row.id, maxCost: maxChatCost(row, chat), tokens: maxChatTokens(row, chat) };
+  const bound = costBound(req, chat);
+  const spec = { endpoint: "/v1/messages", model: row.id, maxCost: maxChatCost(row, bound), tokens: maxChatTokens(row, bound) };
 
   const attempt = async (r: Routed): Promise<Answered> => {
     if (r.node.wire === "anthropic") {

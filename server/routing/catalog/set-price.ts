@@ -6,8 +6,7 @@ import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
 import { DECIMAL_STRING } from "../../kernel/money";
-import { modelInclude } from "./model-row";
-import { toModelDetail } from "./model-row";
+import { modelInclude, toModelDetail } from "./model-row";
 import type { ModelDetail } from "./model-card";
 
 const price = z.string().trim().regex(DECIMAL_STRING, "must be a decimal number of USD such as 3 or 0.30");
@@ -46,4 +45,14 @@ export async function setModelPrice(input: SetPriceInput): Promise<ModelDetail> 
     await notify(tx, Channel.catalogChanged);
     return toModelDetail(updated, false);
   });
+}
+
+/** The models waiting for a price, with the nodes they came from. */
+export async function listUnpricedModels(): Promise<{ id: string; displayName: string; type: string; nodes: string[] }[]> {
+  const rows = await db.model.findMany({
+    where: { pricingStatus: "unpriced" },
+    select: { id: true, displayName: true, type: true, nodes: { select: { node: { select: { name: true } } } } },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => ({ id: r.id, displayName: r.displayName, type: r.type, nodes: r.nodes.map((n) => n.node.name) }));
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../routing/nodes/nodes";
 import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../routing/nodes/update-node";
+import { listUnpricedModels, setModelPrice, ZSetPriceInput } from "../../routing/catalog/set-price";
 import { operatorProcedure, router } from "../init";
 
 /** What the "Add node" form sends: explicit model mappings stay a CLI feature. */
@@ -18,4 +19,7 @@ export const nodesRouter = router({
   }),
   update: operatorProcedure.input(ZUpdateNodeInput).mutation(({ input }) => updateNode(input)),
   remove: operatorProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ input }) => removeNode(input.id)),
+  /** Models imported from an Anthropic or Gemini node without a price: not served until priced. */
+  unpricedModels: operatorProcedure.query(() => listUnpricedModels()),
+  setPrice: operatorProcedure.input(ZSetPriceInput).mutation(({ input }) => setModelPrice(input)),
 });

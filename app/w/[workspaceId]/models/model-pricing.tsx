@@ -5,6 +5,7 @@ const PRICE_LABELS: Array<[keyof ModelDetail["pricing"], string]> = [
   ["input_per_1m", "input / 1M tokens"],
   ["output_per_1m", "output / 1M tokens"],
   ["cache_read_per_1m", "cached input / 1M tokens"],
+  ["cache_write_per_1m", "cache writes / 1M tokens"],
   ["reasoning_per_1m", "reasoning / 1M tokens"],
   ["per_1m_chars", "/ 1M characters"],
   ["per_audio_second", "/ audio second"],
@@ -14,6 +15,7 @@ const PRICE_LABELS: Array<[keyof ModelDetail["pricing"], string]> = [
 
 /** The prices that apply to the model: those that are not zero (a free model says so). */
 export function ModelPricing({ pricing }: { pricing: ModelDetail["pricing"] }) {
+  if (pricing.pricing_status === "unpriced") return <span className="text-amber-700">Not priced yet: not served until an operator prices it</span>;
   const prices = PRICE_LABELS.filter(([key]) => pricing[key] !== "0");
   if (prices.length === 0) return <span className="text-slate-500">Free</span>;
   return (

@@ -17,6 +17,7 @@ export function AddNodeForm() {
         setValues(EMPTY_NODE);
         await refresh(queryClient, trpc.nodes.list.queryKey());
         await refresh(queryClient, trpc.models.list.queryKey());
+        await refresh(queryClient, trpc.nodes.unpricedModels.queryKey());
       },
     }),
   );

@@ -44,7 +44,9 @@ export function NodeTable({ nodes, onEdit }: { nodes: NodeView[]; onEdit: (node:
       {nodes.map((n) => (
         <tr key={n.id} data-testid="node-row" data-node-id={n.id}>
           <Td>
-            <div className="font-medium">{n.name}</div>
+            <div className="font-medium">
+              {n.name} <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600" data-testid="node-wire">{n.wire}</span>
+            </div>
             <div className="max-w-64 truncate font-mono text-xs text-slate-500" title={n.baseUrl}>
               {n.baseUrl}
             </div>

@@ -7,6 +7,7 @@ import { useTRPC } from "@/app/_trpc/client";
 import { AddNodeForm } from "./add-node-form";
 import { EditNodePanel } from "./edit-node-panel";
 import { NodeTable } from "./node-table";
+import { PriceModels } from "./price-models";
 
 function NodesAdmin() {
   const trpc = useTRPC();
@@ -22,6 +23,7 @@ function NodesAdmin() {
   return (
     <div className="flex flex-col gap-6">
       <Card title="Nodes">{body}</Card>
+      <PriceModels />
       {editing ? <EditNodePanel key={editing.id} node={editing} onDone={() => setEditingId(null)} /> : null}
       <AddNodeForm />
     </div>
