@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
-import { Channel, notify } from "../../server/infra/db/notify";
 import { formatMoney, money } from "../../server/kernel/money";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
-import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import { ANTHROPIC_KEY, ANTHROPIC_VERSION, FIXTURES, SIGNATURE, model, startAnthropicUpstream, type AnthropicUpstream } from "../fakes/anthropic-upstream";
 import { newWorkspace, until } from "../helpers";
+import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -21,18 +20,13 @@ const MODEL = "claude-wire-test-sonnet";
 const MODELS = [MODEL, "claude-wire-test-haiku", "claude-wire-test-opus"];
 const MAX_OUTPUT = 8192;
 const PRICES = { input: "3", output: "15", cacheRead: "0.3", cacheWrite: "3.75" };
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 let node: AnthropicUpstream;
 let spare: AnthropicUpstream | undefined;
 const nodeIds: string[] = [];
 let openai: OpenAI;
 
-const refresh = async () => {
-  await checkAllNodes();
-  await notify(db, Channel.catalogChanged);
-  await notify(db, Channel.nodesChanged);
-};
+const refresh = refreshRouting;
 
 const ask = (extra: Record<string, unknown> = {}) => openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hello" }], ...extra } as never) as unknown as Promise<Any>;
 
@@ -72,20 +66,9 @@ describe("an anthropic node", () => {
   it("its models are imported unpriced and refused (400 model_not_priced) until an operator prices them", async () => {
     const row = await db.model.findUniqueOrThrow({ where: { id: MODEL } });
     expect(row).toMatchObject({ pricingStatus: "unpriced", maxOutputTokens: MAX_OUTPUT, contextLength: 200_000 });
-    const refused = await until(
-      () => ask().catch((e: Any) => e),
-      (e) => e?.status === 400 && e?.code === "model_not_priced",
-      10_000,
-    );
-    expect(refused.value).toMatchObject({ status: 400, code: "model_not_priced" });
-    expect(node.calls).toBe(0);
-    await setModelPrice({ model: MODEL, ...PRICES });
-    const served = await until(
-      () => ask().catch((e: Any) => e),
-      (r) => r?.object === "chat.completion",
-      10_000,
-    );
-    expect(served.value.object).toBe("chat.completion");
+    await refusedUntilPriced(ask, async () => {
+      await setModelPrice({ model: MODEL, ...PRICES });
+    }, () => node.calls);
   });
 
   it("a plain chat: the Messages request the node gets, with its key and version; the answer as a chat.completion", async () => {

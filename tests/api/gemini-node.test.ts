@@ -8,12 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
-import { Channel, notify } from "../../server/infra/db/notify";
 import { formatMoney, money } from "../../server/kernel/money";
 import { encoder } from "../../server/inference/chat/count-prompt";
 import { toolCallId } from "../../server/providers/gemini/tool-call-ids";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
-import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import {
   SIGNATURE,
@@ -28,6 +26,7 @@ import {
   type GeminiModels,
 } from "../fakes/gemini-upstream";
 import { newWorkspace, until } from "../helpers";
+import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -37,7 +36,6 @@ const KEY = "test-gemini-key";
 const CHAT_PRICES = { input: "0.3", output: "2.5", cacheRead: "0.075" };
 const THINKING_PRICES = { input: "1.25", output: "10", cacheRead: "0.3125", reasoning: "12" };
 const EMBEDDING_PRICES = { input: "0.15", output: "0" };
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const TOOLS = [{ type: "function" as const, function: { name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }];
 
 let node: GeminiFake;
@@ -45,11 +43,7 @@ let spare: GeminiFake | undefined;
 const nodeIds: string[] = [];
 let openai: OpenAI;
 
-const refresh = async () => {
-  await checkAllNodes();
-  await notify(db, Channel.catalogChanged);
-  await notify(db, Channel.nodesChanged);
-};
+const refresh = refreshRouting;
 
 const ask = (extra: Record<string, unknown> = {}) => openai.chat.completions.create({ model: MODELS.chat, messages: [{ role: "user", content: "hello" }], ...extra } as never) as unknown as Promise<Any>;
 const sent = () => node.last!.body as Any;
@@ -98,22 +92,11 @@ describe("a gemini node", () => {
       [MODELS.embedding, "embedding", "unpriced", false],
     ]);
     expect(rows[0]).toMatchObject({ contextLength: 1048576, maxOutputTokens: 65536 });
-    const refused = await until(
-      () => ask().catch((e: Any) => e),
-      (e) => e?.status === 400 && e?.code === "model_not_priced",
-      10_000,
-    );
-    expect(refused.value).toMatchObject({ status: 400, code: "model_not_priced" });
-    expect(node.calls).toBe(0);
-    await setModelPrice({ model: MODELS.chat, ...CHAT_PRICES });
-    await setModelPrice({ model: MODELS.thinking, ...THINKING_PRICES });
-    await setModelPrice({ model: MODELS.embedding, ...EMBEDDING_PRICES });
-    const served = await until(
-      () => ask().catch((e: Any) => e),
-      (r) => r?.object === "chat.completion",
-      10_000,
-    );
-    expect(served.value.object).toBe("chat.completion");
+    await refusedUntilPriced(ask, async () => {
+      await setModelPrice({ model: MODELS.chat, ...CHAT_PRICES });
+      await setModelPrice({ model: MODELS.thinking, ...THINKING_PRICES });
+      await setModelPrice({ model: MODELS.embedding, ...EMBEDDING_PRICES });
+    }, () => node.calls);
   });
 
   it("a plain chat: generateContent with the key in x-goog-api-key; the answer and its usage billed exactly", async () => {

@@ -1,10 +1,9 @@
 // Anthropic's model list (GET /v1/models, paged with after_id), as the gateway's model cards:
 // unpriced, since the list gives no prices (an operator prices a model before it is served).
-// undici's fetch, as the OpenAI-format lister uses, with the wire format's headers.
 import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
-import { fetch, type Response } from "undici";
 import type { UpstreamModel } from "../openai-compatible/list-models";
 import type { UpstreamTarget } from "../http";
+import { getListJson, UNPRICED } from "../list-json";
 import { UpstreamFailure } from "../upstream-failure";
 import { wireHeaders } from "../wire";
 
@@ -17,22 +16,10 @@ const MAX_PAGES = 50;
 
 type Page = { data?: unknown; has_more?: boolean; last_id?: string | null };
 
-async function getPage(target: UpstreamTarget, afterId: string | null, timeoutMs: number): Promise<Page> {
+async function getPage(target: UpstreamTarget, afterId: string | null, signal: AbortSignal): Promise<Page> {
   const url = `${target.baseUrl.replace(/\/+$/, "")}/models?limit=1000${afterId ? `&after_id=${encodeURIComponent(afterId)}` : ""}`;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: wireHeaders("anthropic", target.apiKey), signal: AbortSignal.timeout(timeoutMs) });
-  } catch (err) {
-    // The message names the failure, never the key.
-    if (err instanceof Error && err.name === "TimeoutError") throw new UpstreamFailure("timeout", "timed out");
-    throw new UpstreamFailure("connect", "connection failed");
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new UpstreamFailure("status", `HTTP ${res.status}`, res.status);
-  }
-  const page = (await res.json().catch(() => null)) as Page | null;
-  if (!page || !Array.isArray(page.data)) throw new UpstreamFailure("protocol", "invalid /models response");
+  const page = (await getListJson(url, wireHeaders("anthropic", target.apiKey), signal)) as Page;
+  if (!Array.isArray(page.data)) throw new UpstreamFailure("protocol", "invalid /models response");
   return page;
 }
 
@@ -60,18 +47,7 @@ export function modelCard(m: ModelInfo): UpstreamModel {
       structured_output: caps?.structured_outputs?.supported ?? true,
       tools: true,
     },
-    pricing: {
-      input_per_1m: "0",
-      output_per_1m: "0",
-      cache_read_per_1m: "0",
-      cache_write_per_1m: "0",
-      reasoning_per_1m: "0",
-      per_1m_chars: "0",
-      per_audio_second: "0",
-      per_image: "0",
-      per_video_second: "0",
-      pricing_status: "unpriced",
-    },
+    pricing: UNPRICED,
   };
 }
 
@@ -82,8 +58,9 @@ export function modelCard(m: ModelInfo): UpstreamModel {
 export async function listAnthropicModels(target: UpstreamTarget, timeoutMs: number): Promise<UpstreamModel[]> {
   const models: UpstreamModel[] = [];
   let afterId: string | null = null;
+  const signal = AbortSignal.timeout(timeoutMs);
   for (let page = 0; page < MAX_PAGES; page++) {
-    const { data, has_more, last_id } = await getPage(target, afterId, timeoutMs);
+    const { data, has_more, last_id } = await getPage(target, afterId, signal);
     for (const m of data as ModelInfo[]) if (typeof m?.id === "string") models.push(modelCard(m));
     if (!has_more || !last_id) break;
     afterId = last_id;

@@ -2,20 +2,8 @@
 // model that neither generates content nor embeds (image, video, audio-only, AQA models...).
 // Every price is "0" and the card "unpriced": the catalog does not serve it until priced.
 import type { UpstreamModel } from "../openai-compatible/list-models";
+import { UNPRICED } from "../list-json";
 import type { GeminiModel } from "./types";
-
-const UNPRICED = {
-  cache_read_per_1m: "0",
-  cache_write_per_1m: "0",
-  input_per_1m: "0",
-  output_per_1m: "0",
-  per_1m_chars: "0",
-  per_audio_second: "0",
-  per_image: "0",
-  per_video_second: "0",
-  reasoning_per_1m: "0",
-  pricing_status: "unpriced",
-};
 
 const NO_CAPABILITIES = { json_mode: false, reasoning: false, streaming: false, structured_output: false, tools: false };
 

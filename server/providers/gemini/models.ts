@@ -1,10 +1,10 @@
 // Gemini's model list (GET {baseUrl}/models, page by page) as the gateway's model cards:
 // generateContent models as chat, embedContent models as embedding, the rest skipped; unpriced
-// (the list gives no prices: an operator prices a model before it is served). undici's fetch,
-// as list-models.ts, with one deadline for every page.
-import { fetch, type Response } from "undici";
+// (the list gives no prices: an operator prices a model before it is served). One deadline
+// for every page.
 import type { UpstreamModel } from "../openai-compatible/list-models";
 import type { UpstreamTarget } from "../http";
+import { getListJson } from "../list-json";
 import { UpstreamFailure } from "../upstream-failure";
 import { wireHeaders } from "../wire";
 import { modelCard } from "./model-card";
@@ -33,21 +33,7 @@ async function fetchPage(target: UpstreamTarget, pageToken: string | undefined, 
   const url = new URL(`${target.baseUrl.replace(/\/+$/, "")}/models`);
   url.searchParams.set("pageSize", "1000");
   if (pageToken) url.searchParams.set("pageToken", pageToken);
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: wireHeaders("gemini", target.apiKey), signal });
-  } catch (err) {
-    // The message names the failure, never the key.
-    if (err instanceof Error && err.name === "TimeoutError") throw new UpstreamFailure("timeout", "timed out");
-    throw new UpstreamFailure("connect", "connection failed");
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new UpstreamFailure("status", `HTTP ${res.status}`, res.status);
-  }
-  const body = (await res.json().catch(() => null)) as GeminiModelList | null;
-  if (!body || typeof body !== "object" || (body.models !== undefined && !Array.isArray(body.models))) {
-    throw new UpstreamFailure("protocol", "invalid /models response");
-  }
+  const body = (await getListJson(url, wireHeaders("gemini", target.apiKey), signal)) as GeminiModelList;
+  if (body.models !== undefined && !Array.isArray(body.models)) throw new UpstreamFailure("protocol", "invalid /models response");
   return body;
 }
