@@ -7,8 +7,12 @@ import { clientSpan, inTrace } from "../infra/telemetry/tracing";
 import { UpstreamFailure } from "./upstream-failure";
 import { wireHeaders, type Wire } from "./wire";
 
-/** A node as a call sees it: where it is, the gateway's key for it, and its wire format (OpenAI's when absent). */
-export type UpstreamTarget = { baseUrl: string; apiKey: string | null; wire?: Wire };
+/**
+ * A node as a call sees it: where it is, the gateway's key for it, and its wire format (OpenAI's
+ * when absent); `headers`, when given, are that format's auth headers already made (the node
+ * registry makes them once per node, not once per call).
+ */
+export type UpstreamTarget = { baseUrl: string; apiKey: string | null; wire?: Wire; headers?: Record<string, string> };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
 
 const pools = new Map<string, Pool>();
@@ -74,7 +78,7 @@ async function send(url: URL, method: Method, options: RequestOptions, target: U
     res = await poolFor(url.origin).request({
       method,
       path: url.pathname + url.search,
-      headers: { ...options.headers, ...wireHeaders(target.wire, target.apiKey) },
+      headers: { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) },
       body: options.body,
       signal: options.signal,
       headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,

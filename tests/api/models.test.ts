@@ -4,8 +4,10 @@ import OpenAI from "openai";
 import { client, raw } from "../helpers";
 
 const TYPES = ["chat", "embedding", "speech", "transcription", "image", "video"];
+/** The reference's nine fields, and `cache_write_per_1m` (prompt-cache writes, priced apart since Anthropic nodes report them). */
 const PRICING_FIELDS = [
   "cache_read_per_1m",
+  "cache_write_per_1m",
   "input_per_1m",
   "output_per_1m",
   "per_1m_chars",
@@ -53,7 +55,7 @@ describe("GET /v1/models (part 2.7)", () => {
     }
   });
 
-  it("retrieve adds all nine pricing fields as decimal strings, nonzero for each model's unit", async () => {
+  it("retrieve adds all ten pricing fields as decimal strings, nonzero for each model's unit", async () => {
     const page = await openai().models.list();
     for (const listed of page.data) {
       const res = await raw(`/v1/models/${listed.id}`, { key: inject("demoKey") });

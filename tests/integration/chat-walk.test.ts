@@ -2,8 +2,9 @@
 // for one call, measured with V8's precise coverage around a call served by the node:http data
 // plane in this process (after a first call has loaded everything lazily loaded). The list is in
 // docs/DEVELOPMENT.md. The layers' files (all but the kernel's and infra's helpers, which every
-// layer uses) are held to 30, counting the production server's gateway-server.ts, which hands
-// the request to the data plane here.
+// layer uses) are held to 31, counting the production server's gateway-server.ts, which hands
+// the request to the data plane here (30 before nodes had wire formats: the OpenAI format's
+// adapter is a file of its own).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Session } from "node:inspector/promises";
@@ -51,7 +52,7 @@ async function filesRun(session: Session, coverage: Coverage): Promise<string[]>
 }
 
 describe("the walk of a chat completion", () => {
-  it("enters at most 30 files of the layers", async () => {
+  it("enters at most 31 files of the layers", async () => {
     const { secret } = await newWorkspace("1");
     const chat = () =>
       fetch(`${url}/v1/chat/completions`, {
@@ -74,6 +75,6 @@ describe("the walk of a chat completion", () => {
     expect(answer.status).toBe(200);
     const layered = files.filter((f) => !/^server\/(kernel|infra)\//.test(f));
     console.log(`chat walk: ${files.length} files, ${layered.length} of the layers (the node:http host's gateway-server.ts, which hands the request here, is one more)\n${files.join("\n")}`);
-    expect(layered.length).toBeLessThanOrEqual(29); // 30 with gateway-server.ts
+    expect(layered.length).toBeLessThanOrEqual(30); // 31 with gateway-server.ts
   });
 });

@@ -5,7 +5,6 @@ import { tokenCost } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { withFailover, type Routed } from "../../routing/nodes/router";
 import type { OpenedStream } from "../../providers/adapter";
-import { adapterFor } from "../../providers/adapters";
 import { tokenUsage, type OpenAIUsage } from "./completion-shape";
 import { answerText, estimateUsage } from "./count-prompt";
 import { relayChatStream } from "./relay-stream";
@@ -21,11 +20,11 @@ export type UnchargedCompletion = { result: Record<string, unknown>; charge: () 
 
 /** Asks a routed node for a completion, in its wire format. */
 export const completeOn = (row: ModelRow, body: ChatBody, signal?: AbortSignal) => (r: Routed) =>
-  adapterFor(r.node.wire).complete(r.node, { ...body, model: r.upstreamModel }, { signal, maxOutputTokens: row.maxOutputTokens });
+  r.node.adapter.complete(r.node, { ...body, model: r.upstreamModel }, { signal, maxOutputTokens: row.maxOutputTokens });
 
 /** Opens a stream on a routed node, in its wire format (each adapter asks the node for usage: it is what the call is billed on). */
 export const openStreamOn = (row: ModelRow, body: ChatBody) => (r: Routed) =>
-  adapterFor(r.node.wire).openStream(r.node, { ...body, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens });
+  r.node.adapter.openStream(r.node, { ...body, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens });
 
 /** A node's completion, ready to charge: a node that reported no usage is billed from the gateway's own count (marked as estimated). */
 export async function unchargedCompletion(m: Metering, row: ModelRow, body: ChatBody, result: Record<string, unknown>, nodeId: string, started: number): Promise<UnchargedCompletion> {

@@ -7,7 +7,6 @@ import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { ModelCall } from "../../admission/admit";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
-import { adapterFor } from "../../providers/adapters";
 import { UpstreamFailure } from "../../providers/upstream-failure";
 import { encoder } from "../chat/count-prompt";
 import type { EmbeddingsRequest } from "./schema";
@@ -31,7 +30,7 @@ export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCal
 async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { result, routed, release } = await withFailover(row.id, async (r) => {
-    const adapter = adapterFor(r.node.wire);
+    const adapter = r.node.adapter;
     if (!adapter.embed) throw new UpstreamFailure("protocol", `a ${r.node.wire} node has no embeddings`, 502);
     return (await adapter.embed(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
   });

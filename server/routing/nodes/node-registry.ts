@@ -4,7 +4,9 @@ import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
 import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
-import type { Wire } from "../../providers/wire";
+import type { ChatAdapter } from "../../providers/adapter";
+import { adapterFor } from "../../providers/adapters";
+import { wireHeaders, type Wire } from "../../providers/wire";
 
 const log = logFor("routing");
 
@@ -13,8 +15,10 @@ export type RoutableNode = {
   name: string;
   baseUrl: string;
   apiKey: string | null;
-  /** The node's wire format: which adapter speaks to it. */
+  /** The node's wire format, the adapter that speaks it, and its auth headers (made once, at load). */
   wire: Wire;
+  adapter: ChatAdapter;
+  headers: Record<string, string>;
   weight: number;
   online: boolean;
   /** gateway model id -> the node's own model name */
@@ -33,16 +37,21 @@ let subscribed: Promise<void> | undefined;
 async function load(): Promise<RoutableNode[]> {
   const generation = state.gatewayNodesGeneration ?? 0;
   const rows = await db.node.findMany({ where: { enabled: true }, include: { models: true }, orderBy: { createdAt: "asc" } });
-  const nodes = rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    baseUrl: r.baseUrl,
-    apiKey: r.apiKeyEncrypted ? open(r.apiKeyEncrypted) : null,
-    wire: r.wire,
-    weight: r.weight,
-    online: r.status === "online",
-    models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),
-  }));
+  const nodes = rows.map((r) => {
+    const apiKey = r.apiKeyEncrypted ? open(r.apiKeyEncrypted) : null;
+    return {
+      id: r.id,
+      name: r.name,
+      baseUrl: r.baseUrl,
+      apiKey,
+      wire: r.wire,
+      adapter: adapterFor(r.wire),
+      headers: wireHeaders(r.wire, apiKey),
+      weight: r.weight,
+      online: r.status === "online",
+      models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),
+    };
+  });
   if ((state.gatewayNodesGeneration ?? 0) === generation) state.gatewayNodes = { nodes, loadedAt: Date.now() };
   return nodes;
 }
