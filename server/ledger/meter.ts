@@ -95,7 +95,7 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string;
   const observer = m.ctx.observer;
   const inputTokens = counts.inputTokens ?? 0;
   const outputTokens = counts.outputTokens ?? 0;
-  observer?.charged({ modelId: call.modelId, nodeId: call.nodeId, nodeMs, inputTokens, outputTokens, cost: capped.toString() });
+  observer?.charged({ modelId: call.modelId, nodeId: call.nodeId, nodeMs, inputTokens, outputTokens, cost: capped.toString(), usageEstimated: counts.estimated });
   const write = (
     m.settle
       ? m.settle(capped, usage)

@@ -43,6 +43,7 @@ export class CallObservation implements CallObserver {
   private nodeMs = 0;
   private nodeId: string | null = null;
   private inputTokens = 0;
+  private usageEstimated = false;
   private outputTokens = 0;
   private cost: string | null = null;
   private readonly span: Span | undefined;
@@ -104,6 +105,7 @@ export class CallObservation implements CallObserver {
     this.inputTokens += c.inputTokens;
     this.outputTokens += c.outputTokens;
     this.cost = c.cost; // one charge per request (its usage event)
+    if (c.usageEstimated) this.usageEstimated = true;
   }
 
   usageWrite<T>(write: Promise<T>): Promise<T> {
@@ -167,6 +169,7 @@ export class CallObservation implements CallObserver {
       line.inputTokens = this.inputTokens;
       line.outputTokens = this.outputTokens;
       line.cost = this.cost;
+      if (this.usageEstimated) line.usageEstimated = true;
     }
     if (this.span) line.traceId = this.span.spanContext().traceId;
     if (status >= 500) log.error(line, "request failed");

@@ -5,6 +5,7 @@
 // Gemini's wire format; what the node received is checked to the field, the usage events bill
 // exactly (embeddings from the gateway's own count, marked estimated), and an overloaded node
 // fails over or answers 503. The models and nodes here exist only for this file.
+import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
@@ -25,7 +26,7 @@ import {
   type GeminiFake,
   type GeminiModels,
 } from "../fakes/gemini-upstream";
-import { newWorkspace, until } from "../helpers";
+import { baseUrl, newWorkspace, until } from "../helpers";
 import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -313,6 +314,48 @@ describe("a gemini node", () => {
     expect(Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4))).toEqual(fakeVector("gamma"));
     const decoded = await openai.embeddings.create({ model: MODELS.embedding, input: "gamma" });
     expect(decoded.data[0]!.embedding).toEqual(fakeVector("gamma"));
+  });
+
+  it("Anthropic's Messages API on the node: translated to Gemini and back, plain, streamed and with a tool round trip (its signature kept)", async () => {
+    const { secret, workspace } = await newWorkspace("1");
+    const anthropic = new Anthropic({ apiKey: secret, baseURL: baseUrl(), maxRetries: 0 });
+    const message = await anthropic.messages.create({ model: MODELS.chat, max_tokens: 256, system: "Be brief.", messages: [{ role: "user", content: "hello" }] });
+    expect(sent()).toEqual({ systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [user("hello")], generationConfig: { maxOutputTokens: 256 } });
+    expect(message).toMatchObject({
+      type: "message",
+      model: MODELS.chat,
+      content: [{ type: "text", text: "Hello from Gemini." }],
+      stop_reason: "end_turn",
+      // Gemini's 41 prompt tokens, 12 of them cached: Anthropic's input_tokens leaves the cached ones out.
+      usage: { input_tokens: 29, cache_read_input_tokens: 12, cache_creation_input_tokens: 0, output_tokens: 9 },
+    });
+    const streamed = await anthropic.messages.stream({ model: MODELS.chat, max_tokens: 256, messages: [{ role: "user", content: "hello" }] }).finalMessage();
+    expect(node.last!.path).toBe(`/v1beta/models/${MODELS.chat}:streamGenerateContent?alt=sse`);
+    expect(streamed.content).toMatchObject([{ type: "text", text: "Hello from Gemini." }]);
+    expect(streamed.usage).toMatchObject({ input_tokens: 29, cache_read_input_tokens: 12, output_tokens: 9 });
+
+    const tools = [{ name: "get_weather", description: "Weather of a city", input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] } }];
+    const call = await anthropic.messages.create({ model: MODELS.chat, max_tokens: 256, tools, tool_choice: { type: "any" }, messages: [{ role: "user", content: "Weather in Paris?" }] });
+    expect(call.stop_reason).toBe("tool_use");
+    const use = call.content.find((b) => b.type === "tool_use")!;
+    expect(use).toMatchObject({ type: "tool_use", id: toolCallId("fc-weather-1", 0, SIGNATURE), name: "get_weather", input: WEATHER_CALL.args });
+    await anthropic.messages.create({
+      model: MODELS.chat,
+      max_tokens: 256,
+      tools,
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: call.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: use.type === "tool_use" ? use.id : "", content: '{"sky":"sunny","temp":24}' }] },
+      ],
+    });
+    expect(sent().contents).toEqual([
+      user("Weather in Paris?"),
+      { role: "model", parts: [{ functionCall: { id: "fc-weather-1", ...WEATHER_CALL }, thoughtSignature: SIGNATURE }] },
+      { role: "user", parts: [{ functionResponse: { id: "fc-weather-1", name: "get_weather", response: { sky: "sunny", temp: 24 } } }] },
+    ]);
+    const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
+    expect(events.map((e) => e.endpoint)).toEqual(["/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages"]);
   });
 
   it("the node's 400 reaches the client with Gemini's message; token-id embeddings are refused as a 400", async () => {
