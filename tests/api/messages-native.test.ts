@@ -23,7 +23,8 @@ const client = (apiKey: string) => new Anthropic({ apiKey, baseURL: baseUrl(), m
 
 beforeAll(async () => {
   node = await startAnthropicUpstream([model(MODEL, { max_input_tokens: 200_000, max_tokens: MAX_OUTPUT } as never)]);
-  nodeId = (await addNode({ name: "native-anthropic", wire: "anthropic", url: node.url, apiKey: ANTHROPIC_KEY, city: "Dublin", country: "IE" })).node.id;
+    // It outweighs the built-in node, so it is tried first when both serve the model.
+  nodeId = (await addNode({ name: "native-anthropic", wire: "anthropic", url: node.url, apiKey: ANTHROPIC_KEY, city: "Dublin", country: "IE", weight: 100 })).node.id;
   await checkAllNodes();
   await notify(db, Channel.nodesChanged);
 });
@@ -141,6 +142,27 @@ describe("/v1/messages on an anthropic node", () => {
       expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
     } finally {
       node.mode = "ok";
+    }
+  });
+
+  it("fails over across wire formats: an overloaded anthropic node, then the built-in OpenAI-format node, translated", async () => {
+    const local = await db.node.findUniqueOrThrow({ where: { name: "local" } });
+    await db.nodeModel.create({ data: { nodeId: local.id, modelId: MODEL, upstreamModel: "local-chat-sim" } });
+    await notify(db, Channel.nodesChanged);
+    node.mode = "overloaded";
+    try {
+      const { secret, workspace } = await newWorkspace("1");
+      const before = node.calls;
+      const message = await client(secret).messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: "user", content: "hello" }] });
+      // The anthropic node outweighs the built-in one: it was tried first, then the call went on.
+      expect(node.calls).toBe(before + 1);
+      expect(message).toMatchObject({ type: "message", model: MODEL, content: [{ type: "text" }] });
+      const [event] = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
+      expect(event).toMatchObject({ nodeId: local.id, endpoint: "/v1/messages" });
+    } finally {
+      node.mode = "ok";
+      await db.nodeModel.delete({ where: { nodeId_modelId: { nodeId: local.id, modelId: MODEL } } });
+      await notify(db, Channel.nodesChanged);
     }
   });
 

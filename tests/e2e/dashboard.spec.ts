@@ -4,6 +4,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import OpenAI from "openai";
 import { issueSetupToken } from "../../server/identity/users/setup-token";
+import { db } from "../../server/infra/db/client";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { ANTHROPIC_KEY, model, startAnthropicUpstream } from "../fakes/anthropic-upstream";
 import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
@@ -267,8 +268,14 @@ test("an operator adds an Anthropic node: its models wait for a price, and are s
     const modelRow = page.locator('[data-testid="model-row"][data-model-id="e2e-claude"]');
     await expect(modelRow).toContainText("$3");
     await expect(modelRow).toContainText("$3.75");
+    // Removed again, so no later page offers a model whose node is gone.
+    await visit(page, ws("nodes"));
+    await page.getByRole("button", { name: "Remove e2e-anthropic" }).click();
+    await page.getByRole("button", { name: "Confirm removal" }).click();
+    await expect(page.getByTestId("node-row").filter({ hasText: "e2e-anthropic" })).toHaveCount(0);
   } finally {
     await fake.close();
+    await db.model.deleteMany({ where: { id: "e2e-claude" } });
   }
 });
 

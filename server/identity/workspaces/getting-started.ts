@@ -16,12 +16,22 @@ export const ZGettingStarted = z.object({
 });
 export type GettingStarted = z.infer<typeof ZGettingStarted>;
 
+/** A chat model for the snippets: one that is priced and served by a node online now, else any chat model. */
+async function snippetModel(): Promise<{ id: string } | null> {
+  const chat = { type: "chat", deprecated: false } as const;
+  const served = { ...chat, pricingStatus: { not: "unpriced" }, nodes: { some: { node: { enabled: true, status: "online" } } } } as const;
+  return (
+    (await db.model.findFirst({ where: served, orderBy: { id: "asc" }, select: { id: true } })) ??
+    (await db.model.findFirst({ where: chat, orderBy: { id: "asc" }, select: { id: true } }))
+  );
+}
+
 export async function gettingStarted(workspaceId: string): Promise<GettingStarted> {
   const [workspace, key, call, model] = await Promise.all([
     db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { balance: true } }),
     db.apiKey.findFirst({ where: { workspaceId, revokedAt: null }, select: { id: true } }),
     db.usageEvent.findFirst({ where: { workspaceId }, select: { id: true } }),
-    db.model.findFirst({ where: { type: "chat", deprecated: false }, orderBy: { id: "asc" }, select: { id: true } }),
+    snippetModel(),
   ]);
   return {
     hasKey: key !== null,

@@ -59,8 +59,11 @@ export function answerText(message: Json): string {
   return text;
 }
 
-/** The usage of a call whose node reported none: its prompt and its answer, counted by the gateway. */
-export async function estimateUsage(body: { messages?: unknown; tools?: unknown }, answer: string): Promise<TokenUsage> {
+/**
+ * The usage of a call whose node reported none: its prompt and its answer, counted by the
+ * gateway (the answer's count times `scale` when only part of it was kept).
+ */
+export async function estimateUsage(body: { messages?: unknown; tools?: unknown }, answer: string, scale = 1): Promise<TokenUsage> {
   const [inputTokens, enc] = await Promise.all([countChatPrompt(body), encoder()]);
-  return { inputTokens, cachedTokens: 0, outputTokens: enc.encode(answer).length, reasoningTokens: 0, estimated: true };
+  return { inputTokens, cachedTokens: 0, outputTokens: Math.ceil(enc.encode(answer).length * scale), reasoningTokens: 0, estimated: true };
 }

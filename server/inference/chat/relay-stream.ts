@@ -36,6 +36,13 @@ type RelayInput = {
 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
+/**
+ * How much of a stream is kept in case its node reports no usage (which most report last): past
+ * it, chunks are only counted, and the count of what was kept is scaled by them.
+ */
+const ESTIMATE_BUDGET = 1 << 20;
+const scale = (kept: number, uncounted: number) => (kept ? (kept + uncounted) / kept : 1);
+
 function midStreamFailure(message: string): GatewayError {
   return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message });
 }
@@ -53,8 +60,10 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
   const renamed = `"model":${JSON.stringify(row.id)}`;
   let usage: OpenAIUsage | undefined;
   let finished = false;
-  /** Every chunk relayed until usage arrives: what is counted if it never does. */
+  /** The chunks relayed until usage arrives (up to a budget, the rest only counted): what is counted if it never does. */
   let relayed: string[] | undefined = [];
+  let relayedBytes = 0;
+  let uncounted = 0;
   /** A chunk payload -> what the client gets (undefined: nothing), noting the usage it carries. */
   const take = (data: string): string | undefined => {
     if (data.includes('"error"')) {
@@ -69,7 +78,12 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
       }
       if (!input.includeUsage && parsed.choices?.length === 0) return undefined;
     }
-    relayed?.push(data);
+    if (relayed) {
+      if (relayedBytes < ESTIMATE_BUDGET) {
+        relayed.push(data);
+        relayedBytes += data.length;
+      } else uncounted++;
+    }
     if (!rename) return data;
     return data.replace((modelField ??= modelPattern(input.upstreamModel)), renamed);
   };
@@ -116,7 +130,7 @@ export async function* relayChatStream(input: RelayInput): AsyncGenerator<string
     }
     if (!finished) throw midStreamFailure("The node's stream ended without completing.");
     await input.beforeCharge?.();
-    const tokens = usage ? tokenUsage(usage) : await estimateUsage(input.request, streamedText(relayed ?? []));
+    const tokens = usage ? tokenUsage(usage) : await estimateUsage(input.request, streamedText(relayed ?? []), scale(relayed?.length ?? 0, uncounted));
     await recordCall(metering, { modelId: row.id, nodeId: input.nodeId, started: input.started }, { ...tokens, cost: tokenCost(row, tokens) });
   } finally {
     release(metering); // a no-op once the charge committed
