@@ -101,6 +101,20 @@ export function postJson(target: UpstreamTarget, path: string, body: string, sig
   return post(target, path, body, { "content-type": "application/json", accept: "application/json, text/event-stream" }, signal);
 }
 
+/**
+ * POSTs a JSON body and reads the node's JSON answer. An unreadable one is a protocol failure:
+ * nothing reached the client yet, so the call may still go to another node.
+ */
+export async function postForJson<T = Record<string, unknown>>(target: UpstreamTarget, path: string, body: unknown, what: string, signal?: AbortSignal): Promise<T> {
+  const res = await postJson(target, path, JSON.stringify(body), signal);
+  try {
+    return JSON.parse(await res.body.text()) as T;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new UpstreamFailure("protocol", `the node's ${what} could not be read`, 502);
+  }
+}
+
 /** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */
 export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
   const text = await res.body.text().catch(() => "");

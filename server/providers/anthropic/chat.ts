@@ -3,7 +3,7 @@
 // stream events as chunks (stream.ts).
 import type { Message } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatAdapter } from "../adapter";
-import { postJson } from "../http";
+import { postForJson, postJson } from "../http";
 import { UpstreamFailure } from "../upstream-failure";
 import { toMessagesRequest } from "./request";
 import { completionOf } from "./response";
@@ -12,15 +12,7 @@ import { AnthropicStreamTranslator } from "./stream";
 export const anthropicAdapter: ChatAdapter = {
   async complete(target, body, options) {
     const request = toMessagesRequest(body, options);
-    const res = await postJson(target, "/messages", JSON.stringify(request), options.signal);
-    let message: Message;
-    try {
-      message = JSON.parse(await res.body.text()) as Message;
-    } catch (err) {
-      if (options.signal?.aborted) throw err;
-      // Nothing reached the client yet, so this may still go to another node.
-      throw new UpstreamFailure("protocol", "the node sent an unreadable message", 502);
-    }
+    const message = await postForJson<Message>(target, "/messages", request, "message", options.signal);
     if (message?.type !== "message" || !Array.isArray(message.content)) throw new UpstreamFailure("protocol", "the node sent an unreadable message", 502);
     return completionOf(message, request.model);
   },

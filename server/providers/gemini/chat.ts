@@ -1,9 +1,9 @@
 // Gemini's wire format: an OpenAI chat completion request sent as Gemini's generateContent,
 // its answers (and its stream's events) brought back as OpenAI's.
 import type { ChatAdapter, Json } from "../adapter";
-import { postJson } from "../http";
+import { postForJson, postJson } from "../http";
 import { embedOnGemini } from "./embeddings";
-import { methodPath, postGemini } from "./post";
+import { methodPath } from "./method-path";
 import { toGeminiRequest } from "./request";
 import { toCompletion } from "./response";
 import { geminiStreamTranslator } from "./stream";
@@ -13,7 +13,7 @@ const modelOf = (body: Json) => String(body.model);
 
 export const geminiAdapter: ChatAdapter = {
   async complete(target, body, { signal }) {
-    const res = await postGemini<GeminiResponse>(target, methodPath(modelOf(body), "generateContent"), toGeminiRequest(body), "completion", signal);
+    const res = await postForJson<GeminiResponse>(target, methodPath(modelOf(body), "generateContent"), toGeminiRequest(body), "completion", signal);
     return toCompletion(res, modelOf(body));
   },
   async openStream(target, body, { signal }) {

@@ -3,9 +3,9 @@
 // `encoding_format: "base64"`, as base64 of little-endian float32s (what OpenAI sends). Gemini
 // counts no tokens: the answer has no `usage`, and the gateway counts the input itself.
 import type { CallOptions, Json } from "../adapter";
-import type { UpstreamTarget } from "../http";
+import { postForJson, type UpstreamTarget } from "../http";
 import { UpstreamFailure } from "../upstream-failure";
-import { methodPath, postGemini } from "./post";
+import { methodPath } from "./method-path";
 import { geminiModelName } from "./request";
 import type { GeminiBatchEmbedRequest, GeminiBatchEmbedResponse } from "./types";
 
@@ -24,7 +24,7 @@ export async function embedOnGemini(target: UpstreamTarget, body: Json, { signal
       const request: GeminiBatchEmbedRequest = {
         requests: batch.map((text) => ({ model, content: { parts: [{ text }] }, ...(req.dimensions && { outputDimensionality: req.dimensions }) })),
       };
-      const res = await postGemini<GeminiBatchEmbedResponse>(target, methodPath(req.model, "batchEmbedContents"), request, "embeddings", signal);
+      const res = await postForJson<GeminiBatchEmbedResponse>(target, methodPath(req.model, "batchEmbedContents"), request, "embeddings", signal);
       const vectors = (res.embeddings ?? []).map((e) => e.values);
       if (vectors.length !== batch.length || vectors.some((v) => !Array.isArray(v))) throw new UpstreamFailure("protocol", "the node sent incomplete embeddings", 502);
       return vectors as number[][];

@@ -1,19 +1,7 @@
 // The OpenAI format's adapter: the body goes to the node as it is, and its answers come back
 // as they are (its stream chunks are relayed without a translator).
 import type { ChatAdapter, Json } from "../adapter";
-import { postJson, type UpstreamTarget } from "../http";
-import { UpstreamFailure } from "../upstream-failure";
-
-async function postForJson(target: UpstreamTarget, path: string, body: Json, what: string, signal?: AbortSignal): Promise<Json> {
-  const res = await postJson(target, path, JSON.stringify(body), signal);
-  try {
-    return JSON.parse(await res.body.text()) as Json;
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    // Nothing reached the client yet, so this may still go to another node.
-    throw new UpstreamFailure("protocol", `the node sent unreadable ${what}`, 502);
-  }
-}
+import { postForJson, postJson } from "../http";
 
 export const openaiAdapter: ChatAdapter = {
   complete: (target, body, { signal }) => postForJson(target, "/chat/completions", { ...body, stream: false }, "completion", signal),
