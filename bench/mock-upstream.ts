@@ -9,11 +9,21 @@
 //   POST /v1/embeddings           one fixed 1536-dimension vector of floats per input (made once
 //                                 per number of inputs: 64 inputs, ~1.3 MB of JSON)
 //
+// and an Anthropic-format upstream (a node with wire `anthropic` and URL {base}/anthropic/v1):
+//
+//   GET  /anthropic/v1/models     one model (Anthropic's list shape)
+//   POST /anthropic/v1/messages   a fixed small Message with usage; with `stream: true` Anthropic's
+//                                 events (message_start, content_block_start, ping, 3 text deltas,
+//                                 content_block_stop, message_delta with usage, message_stop)
+//
 //   MOCK_PORT=8099 node --import tsx bench/mock-upstream.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 export const MOCK_MODEL = "mock-chat";
 export const MOCK_EMBEDDING_MODEL = "mock-embed";
+export const MOCK_ANTHROPIC_MODEL = "mock-claude";
+/** Where the Anthropic-format upstream lives under the mock's base URL (a node's URL: base + this). */
+export const MOCK_ANTHROPIC_PREFIX = "/anthropic/v1";
 const EMBEDDING_DIMENSIONS = 1536;
 const CREATED = 1767225600;
 const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
@@ -74,6 +84,47 @@ const STREAM = [chunk({ role: "assistant", content: "" }, null), chunk({ content
 const USAGE_CHUNK = `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: CREATED, model: MOCK_MODEL, choices: [], usage })}\n\n`;
 const DONE = "data: [DONE]\n\n";
 
+// Anthropic's Messages API, every answer made once.
+const ANTHROPIC_MODELS = Buffer.from(
+  JSON.stringify({
+    data: [{ type: "model", id: MOCK_ANTHROPIC_MODEL, display_name: "Bench mock Claude", created_at: "2026-01-01T00:00:00Z" }],
+    has_more: false,
+    first_id: MOCK_ANTHROPIC_MODEL,
+    last_id: MOCK_ANTHROPIC_MODEL,
+  }),
+);
+const anthropicUsage = { input_tokens: 12, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+const MESSAGE = Buffer.from(
+  JSON.stringify({
+    id: "msg_bench",
+    type: "message",
+    role: "assistant",
+    model: MOCK_ANTHROPIC_MODEL,
+    content: [{ type: "text", text: "Latency is low." }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: anthropicUsage,
+  }),
+);
+const event = (data: Record<string, unknown> & { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const textDelta = (text: string) => event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+const MESSAGE_EVENTS = [
+  event({
+    type: "message_start",
+    message: { id: "msg_bench", type: "message", role: "assistant", model: MOCK_ANTHROPIC_MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { ...anthropicUsage, output_tokens: 1 } },
+  }),
+  event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+  event({ type: "ping" }),
+  textDelta("Latency"),
+  textDelta(" is"),
+  textDelta(" low."),
+  event({ type: "content_block_stop", index: 0 }),
+  event({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: anthropicUsage.output_tokens } }),
+];
+const MESSAGE_STOP = event({ type: "message_stop" });
+const ANTHROPIC_INVALID = Buffer.from('{"type":"error","error":{"type":"invalid_request_error","message":"invalid JSON"}}');
+const ANTHROPIC_NOT_FOUND = Buffer.from('{"type":"error","error":{"type":"not_found_error","message":"not found"}}');
+
 function send(res: ServerResponse, status: number, body: Buffer): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": body.length });
   res.end(body);
@@ -133,6 +184,31 @@ function chat(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+function messages(req: IncomingMessage, res: ServerResponse): void {
+  const parts: Buffer[] = [];
+  req.on("data", (c: Buffer) => parts.push(c));
+  req.on("end", () => {
+    let body: { stream?: boolean };
+    try {
+      body = JSON.parse(Buffer.concat(parts).toString("utf8"));
+    } catch {
+      return send(res, 400, ANTHROPIC_INVALID);
+    }
+    if (!body.stream) return send(res, 200, MESSAGE);
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const e of MESSAGE_EVENTS) res.write(e);
+    res.end(MESSAGE_STOP);
+  });
+}
+
+function anthropic(req: IncomingMessage, res: ServerResponse, url: string): void {
+  const rest = url.slice(MOCK_ANTHROPIC_PREFIX.length);
+  if (req.method === "POST" && (rest === "/messages" || rest.startsWith("/messages?"))) return messages(req, res);
+  if (req.method === "GET" && (rest === "/models" || rest.startsWith("/models?"))) return send(res, 200, ANTHROPIC_MODELS);
+  req.resume();
+  send(res, 404, ANTHROPIC_NOT_FOUND);
+}
+
 export function startMockUpstream(port: number, host = "127.0.0.1") {
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
@@ -140,6 +216,7 @@ export function startMockUpstream(port: number, host = "127.0.0.1") {
     if (req.method === "POST" && url.startsWith("/v1/embeddings")) return embeddings(req, res);
     if (req.method === "GET" && url.startsWith("/v1/models")) return send(res, 200, MODELS);
     if (req.method === "GET" && url === "/health") return send(res, 200, HEALTH);
+    if (url.startsWith(`${MOCK_ANTHROPIC_PREFIX}/`)) return anthropic(req, res, url);
     req.resume();
     send(res, 404, Buffer.from('{"error":{"message":"not found","type":"invalid_request_error"}}'));
   });
