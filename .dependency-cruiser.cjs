@@ -37,6 +37,8 @@ const layer = {
   identity: "^server/identity/",
   routing: "^server/routing/",
   ledger: "^server/ledger/",
+  /** Webhooks and the alerts delivered to them. */
+  alerts: "^server/alerts/",
   providers: "^server/providers/",
   infra: "^server/infra/",
   kernel: "^server/kernel/",
@@ -53,6 +55,7 @@ const domains = [
   layer.ledger,
   layer.providers,
   layer.onboarding,
+  layer.alerts,
 ];
 
 /** The layers a /v1 call passes through before it reaches a domain. */

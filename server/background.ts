@@ -1,4 +1,6 @@
 // Background work of a gateway server process.
+import { startDeliveryWorkers } from "./alerts/deliver";
+import { subscribeLedgerAlerts } from "./alerts/ledger-alerts";
 import { startHealthChecks } from "./routing/nodes/health-check";
 import { env } from "./infra/env";
 import { stopJobQueue } from "./infra/jobs/boss";
@@ -26,6 +28,8 @@ const SPOOL_REPLAY_MS = 10_000;
  * crashed instance on this host); now, and every 10 s.
  */
 export async function startSpoolReplay(): Promise<void> {
+  // Every process commits usage and refuses calls: each tells the alerts (balance.low, spend.threshold, budget.exceeded).
+  subscribeLedgerAlerts();
   if (replayTimer) return;
   let dir: string | null;
   try {
@@ -53,6 +57,8 @@ export function startBackground(): void {
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();
+  // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.
+  startDeliveryWorkers().catch((err) => log.error({ err }, "webhook delivery workers failed to start"));
   // Background responses a dead process left open: looked for now (a restart after a crash
   // settles them at once) and then every SWEEP_INTERVAL_MS.
   const sweep = () => void sweepInterruptedResponses().catch((err) => log.error({ err }, "response sweep failed"));

@@ -12,6 +12,7 @@ import { env } from "../infra/env";
 import { errors } from "../kernel/errors";
 import { formatMoney, money, Money } from "../kernel/money";
 import { secondsToPeriodEnd } from "../kernel/spend-counters";
+import { noteBudgetRefused } from "../kernel/alert-notes";
 
 /** A spend cap a call is checked against: a counter (kernel/spend-counters.ts) and its cap in USD. */
 export type Budget = { counter: string; cap: string; label: "daily" | "monthly" | "session"; period: string };
@@ -42,7 +43,8 @@ function unhold(key: string, amount: Money): void {
   else held.set(key, left);
 }
 
-function exceeded(b: Budget, used: Money, amount: Money) {
+function exceeded(workspaceId: string, b: Budget, used: Money, amount: Money) {
+  noteBudgetRefused({ workspaceId, counter: b.counter, cap: b.cap, label: b.label, spent: formatMoney(used) });
   const resets = secondsToPeriodEnd(b.period, new Date());
   const left = Money.max(money(b.cap).minus(used), 0);
   return errors.budgetExceeded(
@@ -62,7 +64,7 @@ export async function reserveBudgets(workspaceId: string, budgets: readonly Budg
   const spent = await Promise.all(budgets.map((b) => spentCache.get(keyOf(workspaceId, b.counter))));
   budgets.forEach((b, i) => {
     const used = money(spent[i]!).plus(held.get(keyOf(workspaceId, b.counter)) ?? 0);
-    if (used.plus(amount).gt(b.cap)) throw exceeded(b, used, amount);
+    if (used.plus(amount).gt(b.cap)) throw exceeded(workspaceId, b, used, amount);
   });
   const keys = budgets.map((b) => keyOf(workspaceId, b.counter));
   for (const k of keys) hold(k, amount);
@@ -97,7 +99,7 @@ export async function assertJobWithinBudgets(
   for (const b of budgets) {
     const spent = rows.find((r) => r.counter === b.counter)?.spent.toString() ?? "0";
     const used = money(spent).plus(open!.held);
-    if (used.plus(amount).gt(b.cap)) throw exceeded(b, used, amount);
+    if (used.plus(amount).gt(b.cap)) throw exceeded(workspaceId, b, used, amount);
   }
 }
 

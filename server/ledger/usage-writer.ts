@@ -21,6 +21,7 @@ import { logFor } from "../infra/telemetry/log";
 import { applyMovements, isRejection, type Applied, type Movement } from "./movements";
 import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "../kernel/spend-notes";
+import { noteUsageApplied } from "../kernel/alert-notes";
 import { noteCounters } from "./budgets";
 import type { Segment, UsageSpool } from "./usage-spool";
 
@@ -114,6 +115,7 @@ export class UsageWriter {
     this.book().noteLeases(applied.leases);
     for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
     if (applied.counters.length) noteCounters(applied.counters);
+    noteUsageApplied({ ...applied, movements: batch.map((p) => p.movement) });
     for (const p of batch) this.settled(p);
   }
 

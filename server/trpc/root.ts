@@ -9,6 +9,7 @@ import { nodesRouter } from "./routers/nodes";
 import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
+import { webhooksRouter } from "./routers/webhooks";
 import { workspacesRouter } from "./routers/workspaces";
 import { x402Router } from "./routers/x402";
 
@@ -32,6 +33,7 @@ export const appRouter = router({
   plans: plansRouter,
   playground: playgroundRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
   workspaces: workspacesRouter,
   x402: x402Router,
 });

@@ -12,6 +12,7 @@ import { formatMoney } from "../../kernel/money";
 import { db } from "../../infra/db/client";
 import { releaseVideoPayments, settleVideoPayment } from "../../admission/x402/video-payment";
 import { logFor } from "../../infra/telemetry/log";
+import { alertVideosFailed } from "../../alerts/gateway-alerts";
 
 const log = logFor("videos");
 
@@ -19,6 +20,7 @@ const log = logFor("videos");
 const X402_JOB = (job: { workspaceId: string }) => job.workspaceId === X402_WORKSPACE_ID;
 
 async function releasePaid(jobs: EndedJob[]): Promise<number> {
+  alertVideosFailed(jobs);
   const paid = jobs.filter(X402_JOB).map((j) => j.id);
   if (paid.length) await releaseVideoPayments(paid);
   return jobs.length;

@@ -8,10 +8,11 @@ import type { Wire } from "../../providers/wire";
 import { healthCheckPassed } from "./breaker";
 import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
+import { alertNodeStatus } from "../../alerts/gateway-alerts";
 
 const log = logFor("routing");
 
-type CheckedNode = { id: string; baseUrl: string; wire?: Wire; apiKeyEncrypted: string | null; status: string };
+type CheckedNode = { id: string; baseUrl: string; wire?: Wire; apiKeyEncrypted: string | null; status: string; lastHealthCheckAt?: Date | null };
 
 export async function checkNode(node: CheckedNode): Promise<boolean> {
   const started = performance.now();
@@ -24,25 +25,27 @@ export async function checkNode(node: CheckedNode): Promise<boolean> {
   const status = error ? "offline" : "online";
   // A passed check brings a node whose breaker opened back into rotation.
   if (!error) healthCheckPassed(node.id);
+  const checkedAt = new Date();
   await db.$transaction(async (tx) => {
     await tx.node.update({
       where: { id: node.id },
       data: {
         status,
-        lastHealthCheckAt: new Date(),
+        lastHealthCheckAt: checkedAt,
         lastLatencyMs: error ? null : Math.round(performance.now() - started),
         lastError: error,
       },
     });
     if (status !== node.status) await notify(tx, Channel.nodesChanged, node.id);
   });
+  if (status !== node.status) alertNodeStatus(node, status, checkedAt);
   return !error;
 }
 
 export async function checkAllNodes(): Promise<void> {
   const nodes = await db.node.findMany({
     where: { enabled: true },
-    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true },
+    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true, lastHealthCheckAt: true },
   });
   await Promise.all(nodes.map((n) => checkNode(n).catch(() => false)));
 }

@@ -1,0 +1,43 @@
+// Webhooks and their deliveries. Owners and admins only: a webhook sends the workspace's balance,
+// spend and budget events to a URL of their choosing, and its secret is shown when it is made.
+import { z } from "zod";
+import { listDeliveries, ZDeliveryView } from "../../alerts/deliveries";
+import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, ZWebhookInput, ZWebhookPatch, ZWebhookView, ZWebhookWithSecret } from "../../alerts/webhooks";
+import { errors } from "../../kernel/errors";
+import { router, workspaceProcedure } from "../init";
+
+const MANAGERS = new Set(["owner", "admin"]);
+
+/** A member of the workspace whose role is owner or admin. */
+const managerProcedure = workspaceProcedure("workspace.view").use(({ ctx, next }) => {
+  if (!MANAGERS.has(ctx.principal.role)) throw errors.permissionDenied(`The ${ctx.principal.role} role may not manage webhooks.`);
+  return next();
+});
+
+const ZId = z.object({ id: z.string().min(1) });
+
+export const webhooksRouter = router({
+  list: managerProcedure.output(z.array(ZWebhookView)).query(({ ctx }) => listWebhooks(ctx.principal.workspaceId)),
+  /** Answers the signing secret: the only time it is shown, with rotateSecret. */
+  create: managerProcedure
+    .input(ZWebhookInput)
+    .output(ZWebhookWithSecret)
+    .mutation(({ ctx, input }) => createWebhook(ctx.principal.workspaceId, input)),
+  update: managerProcedure
+    .input(ZWebhookPatch)
+    .output(ZWebhookView)
+    .mutation(({ ctx, input }) => updateWebhook(ctx.principal.workspaceId, input)),
+  delete: managerProcedure
+    .input(ZId)
+    .output(z.object({ object: z.literal("webhook.deleted"), id: z.string(), deleted: z.literal(true) }))
+    .mutation(({ ctx, input }) => deleteWebhook(ctx.principal.workspaceId, input.id)),
+  rotateSecret: managerProcedure
+    .input(ZId)
+    .output(ZWebhookWithSecret)
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.principal.workspaceId, input.id)),
+  /** The webhook's newest deliveries with their attempts. */
+  deliveries: managerProcedure
+    .input(z.object({ webhookId: z.string().min(1), limit: z.number().int().min(1).max(200).default(50) }))
+    .output(z.array(ZDeliveryView))
+    .query(({ ctx, input }) => listDeliveries(ctx.principal.workspaceId, input.webhookId, input.limit)),
+});
