@@ -39,15 +39,19 @@ const layer = {
   ledger: "^server/ledger/",
   /** Webhooks and the alerts delivered to them. */
   alerts: "^server/alerts/",
+  audit: "^server/audit/",
   providers: "^server/providers/",
   infra: "^server/infra/",
   kernel: "^server/kernel/",
+  /** Every /v1 call as a log row, and the call's tags. */
+  requestLog: "^server/request-log/",
   /** The composition roots: files directly in `server/`. */
   roots: "^server/[^/]+$",
 };
 
 /** The domains: what a call is about, below the layers that receive and run it. */
 const domains = [
+  layer.requestLog,
   layer.identity,
   layer.admission,
   layer.inference,
@@ -56,6 +60,7 @@ const domains = [
   layer.providers,
   layer.onboarding,
   layer.alerts,
+  layer.audit,
 ];
 
 /** The layers a /v1 call passes through before it reaches a domain. */

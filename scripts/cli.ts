@@ -3,6 +3,7 @@ import { UsageError, USAGE, type Command } from "./cli/args";
 import { connectForCli } from "./cli/connect";
 import { issuerCommands } from "./cli/issuer-commands";
 import { keyCommands } from "./cli/key-commands";
+import { logCommands } from "./cli/log-commands";
 import { nodeCommands } from "./cli/node-commands";
 import { print } from "./cli/output";
 import { planCommands } from "./cli/plan-commands";
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   ...nodeCommands,
   ...x402Commands,
   ...userCommands,
+  ...logCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */
@@ -40,8 +42,11 @@ if (!group || group === "help" || group === "--help" || group === "-h") {
   }
   fail(USAGE, 2);
 }
-const name = `${group} ${action ?? ""}`;
-const command = COMMANDS[name];
+// Most commands are two words (`key create`); a few are one, their first argument next (`logs WORKSPACE_ID`).
+const twoWords = COMMANDS[`${group} ${action ?? ""}`];
+const name = twoWords ? `${group} ${action ?? ""}` : group;
+const command = twoWords ?? COMMANDS[group];
+if (!twoWords && action !== undefined) rest.unshift(action);
 if (!command) fail(`error: unknown command "${[group, action].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
 
 let close: (() => Promise<void>) | undefined;

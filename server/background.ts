@@ -11,6 +11,7 @@ import { logFor } from "./infra/telemetry/log";
 import { replaySpools, spoolDir } from "./ledger/spool-replay";
 import { UsageSpool } from "./ledger/usage-spool";
 import { usageWriter } from "./ledger/usage-writer";
+import { startLogMaintenance, useRequestLogSpool } from "./request-log/start";
 
 const log = logFor("background");
 
@@ -41,7 +42,12 @@ export async function startSpoolReplay(): Promise<void> {
   if (!dir) return;
   const spoolIn = dir;
   usageWriter().useSpool(new UsageSpool(spoolIn));
-  const replay = () => replaySpools(spoolIn).catch((err: unknown) => void log.error({ err }, "usage spool replay failed"));
+  const replayLog = useRequestLogSpool(spoolIn);
+  const replay = () =>
+    Promise.all([
+      replaySpools(spoolIn).catch((err: unknown) => void log.error({ err }, "usage spool replay failed")),
+      replayLog().catch((err: unknown) => void log.error({ err }, "request log spool replay failed")),
+    ]);
   replayTimer = setInterval(() => void replay(), SPOOL_REPLAY_MS).unref();
   await replay();
 }
@@ -54,6 +60,7 @@ export function startBackground(): void {
   // Unhandled, each failure is reported... by writing to the same dead stream, in a hot loop.
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   stopHealthChecks = startHealthChecks();
+  timers.push(startLogMaintenance());
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();

@@ -36,6 +36,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
            [--key KEY] [--weight N] [--model GATEWAY_MODEL=UPSTREAM_MODEL ...] [--no-discover] [--json]
   node list [--json]
   node remove NODE_ID [--json]
+  logs WORKSPACE_ID [--status 2xx|4xx|5xx] [--code CODE] [--key KEY_ID] [--model M] [--tag k=v]
+       [--limit N] [--json]   (the request log, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
               [--reasoning USD] [--json]   (per 1M tokens; makes an unpriced model servable)

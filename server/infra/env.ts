@@ -187,6 +187,12 @@ export const EnvSchema = z.object({
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /** "false": no log line per /v1 request (errors are still logged). */
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  /** The request log (server/request-log/): every /v1 call as a row, written in batches; off: none. */
+  REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  /** Days a request log row is kept (whole days are dropped). */
+  LOG_RETENTION_DAYS: int(30),
+  /** How long request log rows wait to be written together. */
+  LOG_FLUSH_MS: int(250),
   /** JSON lines are written in blocks of this many bytes (or every 0.5 s); 0: one write per line. */
   LOG_BUFFER_BYTES: int(4096),
   /** Traces over OTLP/HTTP (docs/OPERATIONS.md): on when set, e.g. http://localhost:4318; the standard OTEL_* variables apply. */

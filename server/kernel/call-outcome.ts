@@ -25,6 +25,8 @@ export type CallOutcome = {
   timings?: PhaseTiming[];
   /** Set by the pipeline's cache stage on the routes it caches. */
   cache?: CacheStatus;
+  /** The call's tags (its metadata's and its x-gateway-tags header's): on its usage event and its log row. */
+  tags?: Record<string, string>;
 };
 
 /** Adds how long `phase` took since `since` (performance.now()). */

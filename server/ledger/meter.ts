@@ -91,6 +91,7 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string;
     latencyMs: Math.round(nodeMs),
     planId: r.planId ?? null,
     subject: r.subject ?? null,
+    tags: m.ctx.outcome?.tags ?? null,
   };
   const observer = m.ctx.observer;
   const inputTokens = counts.inputTokens ?? 0;

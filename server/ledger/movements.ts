@@ -23,6 +23,8 @@ export type UsageRecord = {
   reasoningTokens?: number;
   /** The node reported no usage: the tokens are the gateway's own count. */
   estimated?: boolean;
+  /** The call's tags (its metadata's and its x-gateway-tags header's). */
+  tags?: Record<string, string> | null;
   characters?: number;
   audioSeconds?: string;
   images?: number;
@@ -92,7 +94,7 @@ const COLUMNS: [string, string][] = [
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
   ["planId", "text"], ["subject", "text"], ["counters", "text"], ["payer", "text"], ["paymentScheme", "text"], ["paymentTx", "text"],
-  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"],
+  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -104,7 +106,7 @@ function values(m: Movement): unknown[] {
     u?.videoSeconds ?? "0", u?.latencyMs == null ? null : count(u.latencyMs), m.entry?.id ?? null, m.entry?.note ?? null, m.entry?.createdById ?? null,
     u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
     u?.payer ?? null, u?.paymentScheme ?? null, u?.paymentTx ?? null,
-    count(u?.cacheWriteTokens), u?.estimated === true,
+    count(u?.cacheWriteTokens), u?.estimated === true, u?.tags ? JSON.stringify(u.tags) : null,
   ];
 }
 
@@ -129,10 +131,10 @@ const SQL = `
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
       "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject",
-      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated")
+      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated", "tags")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
       i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
-      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated"
+      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated", i."tags"::jsonb
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
   ), entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")

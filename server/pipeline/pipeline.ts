@@ -20,6 +20,7 @@
 // The other operations (reads, the catalog, sessions) answer from their service directly.
 import type { AnyOperation } from "../contract/operation";
 import type { RouteMatch } from "../contract/routes";
+import { callTags, headerTags } from "../request-log/tags";
 import { accessFor, admit, ModelCall } from "../admission/admit";
 import { peekRateLimits } from "../admission/limits/rate-gate";
 import type { Principal } from "../identity/principal";
@@ -87,9 +88,14 @@ export async function runCall(req: CallRequest): Promise<unknown> {
       // What the caller may do is resolved while its input is read.
       if (principal.kind !== "user") void accessFor(call as CallContext<Principal>);
     }
+    // Tags: the header's now (so a refused call carries them too), the metadata's once read.
+    const tagHeader = req.header("x-gateway-tags");
+    const tags = tagHeader ? headerTags(tagHeader) : {};
+    if (tagHeader) req.outcome.tags = callTags(tags, undefined);
     if (match.kind !== "served") return await req.notServed(match);
     const raw = await req.readInput(match.op, match.params);
     observer.requestedModel(raw.model);
+    if (tagHeader || raw.metadata) req.outcome.tags = callTags(tags, raw.metadata);
     return await runOperation(match.op, call, raw);
   } finally {
     // [log]: the request log records the call here, answered or refused.

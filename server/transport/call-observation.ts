@@ -1,6 +1,7 @@
 // The telemetry of one /v1 request: made by the dispatcher, told by the ledger what the call was
 // charged (call-observer.ts), and ended by the host once the answer's last byte went out. Its end
-// counts the request in the metrics, writes the request's log line and ends its span.
+// counts the request in the metrics, writes the request's log line, ends its span, and hands the
+// request log (server/request-log/) the call's row.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { AnyOperation, UnservedOperation } from "../contract/operation";
 import type { Principal } from "../identity/principal";
@@ -9,6 +10,9 @@ import { logFor } from "../infra/telemetry/log";
 import { metrics } from "../infra/telemetry/metrics";
 import { context, contextOf, incomingContext, trace, tracer, tracingOn, type Span } from "../infra/telemetry/tracing";
 import type { CallObserver, ChargedCall } from "../kernel/call-observer";
+import type { CallOutcome } from "../kernel/call-outcome";
+import { GatewayError } from "../kernel/errors";
+import { requestLogWriter } from "../request-log/log-writer";
 import type { IncomingCall } from "./call";
 
 const log = logFor("http");
@@ -48,6 +52,11 @@ export class CallObservation implements CallObserver {
   private cost: string | null = null;
   private readonly span: Span | undefined;
   private ended = false;
+  /** What the call produced beside its answer (its tags, cache status, x402 receipt); set by the dispatcher. */
+  outcome: CallOutcome | undefined;
+  private errorCode: string | null = null;
+  private firstByteMs: number | null = null;
+  private readonly createdAt = new Date();
 
   constructor(
     readonly requestId: string,
@@ -114,6 +123,16 @@ export class CallObservation implements CallObserver {
     return write.finally(() => s.end());
   }
 
+  /** The answer's first byte went out (its head, or a stream's first event). */
+  firstByte(): void {
+    this.firstByteMs ??= performance.now() - this.startedAt;
+  }
+
+  /** The call was refused or failed (before its answer, or mid-stream): its error code. */
+  failed(err: unknown): void {
+    this.errorCode ??= err instanceof GatewayError ? err.code : "internal_error";
+  }
+
   /** The answer's last byte went out (or the client left). */
   end(status: number): void {
     if (this.ended) return;
@@ -127,6 +146,39 @@ export class CallObservation implements CallObserver {
     if (this.nodeId) m.upstreamDuration.observe({ model: this.model, node: this.nodeId }, this.nodeMs / 1000);
     if (this.span) this.endSpan(status);
     if (status >= 500 || env.LOG_REQUESTS === "true") this.writeLog(status, seconds);
+    if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) this.recordRow(status, seconds);
+  }
+
+  private recordRow(status: number, seconds: number): void {
+    const p = this.principal;
+    const o = this.outcome;
+    requestLogWriter().record({
+      id: this.requestId,
+      createdAt: this.createdAt.toISOString(),
+      workspaceId: p?.workspaceId ?? null,
+      method: this.call.method,
+      route: this.route,
+      model: this.model || null,
+      nodeId: this.nodeId,
+      credential: this.credential,
+      apiKeyId: p?.keyId ?? null,
+      planId: p && (p.kind === "api_key" || p.kind === "session") ? p.planId : null,
+      subject: p?.kind === "session" ? p.subject : null,
+      payer: o?.payment?.payer ?? null,
+      status,
+      errorCode: this.errorCode ?? (status >= 400 ? `http_${status}` : null),
+      durationMs: seconds * 1000,
+      upstreamMs: this.nodeId ? this.nodeMs : null,
+      firstByteMs: this.firstByteMs,
+      inputTokens: this.inputTokens,
+      outputTokens: this.outputTokens,
+      cost: this.cost,
+      usageEstimated: this.usageEstimated,
+      cache: o?.cache ?? null,
+      tags: o?.tags ?? null,
+      clientIp: this.call.header("x-gateway-client-ip") ?? null,
+      userAgent: this.call.header("user-agent") ?? null,
+    });
   }
 
   private endSpan(status: number): void {

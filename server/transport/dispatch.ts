@@ -64,6 +64,7 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
   const requestId = newRequestId();
   const outcome: CallOutcome = {};
   const observation = new CallObservation(requestId, call, startedAt);
+  observation.outcome = outcome;
   const reply = await observation.within(() => answer(call, requestId, outcome, observation));
   addOutcomeHeaders(outcome, reply.headers);
   finishHeaders(reply, call, startedAt);
@@ -132,6 +133,7 @@ async function answer(call: IncomingCall, requestId: string, outcome: CallOutcom
     await loadPaymentEncoding(outcome, null);
     return toReply(result, requestId, outcome, dialect);
   } catch (err) {
+    observation.failed(err);
     await loadPaymentEncoding(outcome, err instanceof GatewayError ? err.detail : null);
     return errorReply(err, requestId, dialect);
   }

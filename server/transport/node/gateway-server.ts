@@ -88,11 +88,12 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function serve(): Promise<void> {
-  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, background, telemetry] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, { requestLogWriter }, background, telemetry] = await Promise.all([
     import("../../infra/env"),
     import("./data-plane"),
     import("../../ledger/credit-leases"),
     import("../../ledger/usage-writer"),
+    import("../../request-log/log-writer"),
     import("../../background"),
     loadTelemetry(),
   ]);
@@ -221,6 +222,7 @@ async function serve(): Promise<void> {
     await Promise.race([stopped, sleep(2000)]);
     // The usage of every answered call is committed (what cannot be, for want of a database, stays in the spool).
     await usageWriter().drain(Date.now() + 5000);
+    await Promise.race([requestLogWriter().flush().catch(() => undefined), sleep(2000)]);
     await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
     await Promise.race([telemetry.stop(), sleep(2000)]);
     await others;

@@ -65,7 +65,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
   const batch = new FrameBatch(res);
-  const endWith = (err: unknown) => batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect));
+  const endWith = (err: unknown) => (reply.observation?.failed(err), batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect)));
   const state: Cuttable = { cut: false };
   const cut = () => {
     state.cut = true;
@@ -102,6 +102,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
       const frame = eventText(step.value, reply.named);
       // The first event goes out at once, with the head; the others of the same turn together.
       const taken = wrote ? batch.add(frame) : write(res, frame, true);
+      if (!wrote) reply.observation?.firstByte();
       wrote = true;
       if (!(taken === true || (await taken))) {
         drainAfterDisconnect(iterator, requestId); // the client left: read the node to its end, bill it
@@ -176,6 +177,7 @@ async function writeLargeJson(res: ServerResponse, reply: Extract<Reply, { kind:
 
 export async function writeReply(res: ServerResponse, reply: Reply, head: boolean): Promise<void> {
   if (res.headersSent) return discard(reply);
+  if (reply.kind !== "sse") reply.observation?.firstByte();
   switch (reply.kind) {
     case "json": {
       const bytes = Buffer.byteLength(reply.body);

@@ -1,0 +1,82 @@
+// One /v1 call as the request log keeps it (the RequestLog table), served or not.
+export type RequestLogRow = {
+  id: string;
+  /** ISO time the call arrived. */
+  createdAt: string;
+  workspaceId: string | null;
+  method: string;
+  route: string;
+  model: string | null;
+  nodeId: string | null;
+  /** api_key, session, x402, user (the dashboard), none */
+  credential: string;
+  apiKeyId: string | null;
+  planId: string | null;
+  subject: string | null;
+  payer: string | null;
+  status: number;
+  errorCode: string | null;
+  durationMs: number;
+  upstreamMs: number | null;
+  firstByteMs: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  cost: string | null;
+  usageEstimated: boolean;
+  cache: string | null;
+  tags: Record<string, string> | null;
+  clientIp: string | null;
+  userAgent: string | null;
+};
+
+const MAX_INT = 2_147_483_647;
+const count = (n: number) => Math.min(MAX_INT, Math.max(0, Math.round(Number.isFinite(n) ? n : 0)));
+const ms = (n: number | null) => (n === null ? null : count(n));
+
+/** The statement's columns, each sent as one array parameter (the statement's text is the same for any batch). */
+const COLUMNS: [keyof RequestLogRow, string][] = [
+  ["id", "text"], ["createdAt", "text"], ["workspaceId", "text"], ["method", "text"], ["route", "text"], ["model", "text"],
+  ["nodeId", "text"], ["credential", "text"], ["apiKeyId", "text"], ["planId", "text"], ["subject", "text"], ["payer", "text"],
+  ["status", "int"], ["errorCode", "text"], ["durationMs", "int"], ["upstreamMs", "int"], ["firstByteMs", "int"],
+  ["inputTokens", "int"], ["outputTokens", "int"], ["cost", "numeric"], ["usageEstimated", "bool"], ["cache", "text"],
+  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"],
+];
+
+const select = COLUMNS.map(([c]) => {
+  if (c === "createdAt") return `(i."createdAt"::timestamptz AT TIME ZONE 'UTC')`;
+  if (c === "tags") return `i."tags"::jsonb`;
+  return `i."${c}"`;
+});
+
+/** Inserts a batch once: a row already written (a replayed spool) is skipped by its key. */
+export const INSERT_SQL = `
+  INSERT INTO "RequestLog" (${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
+  SELECT ${select.join(", ")}
+  FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")}) AS i(${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
+  ON CONFLICT DO NOTHING`;
+
+/** A batch as the statement's parameters: one array per column. */
+export function insertParams(rows: RequestLogRow[]): unknown[][] {
+  return COLUMNS.map(([column]) =>
+    rows.map((r) => {
+      switch (column) {
+        case "status":
+        case "durationMs":
+        case "inputTokens":
+        case "outputTokens":
+          return count(r[column]);
+        case "upstreamMs":
+        case "firstByteMs":
+          return ms(r[column]);
+        case "tags":
+          return r.tags ? JSON.stringify(r.tags) : null;
+        case "model":
+        case "userAgent":
+        case "route":
+          return r[column] === null ? null : String(r[column]).slice(0, 300);
+        default:
+          return r[column];
+      }
+    }),
+  );
+}
