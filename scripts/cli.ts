@@ -10,6 +10,7 @@ import { planCommands } from "./cli/plan-commands";
 import { sessionCommands } from "./cli/session-commands";
 import { signingKeyCommands } from "./cli/signing-key-commands";
 import { userCommands } from "./cli/user-commands";
+import { webhookCommands } from "./cli/webhook-commands";
 import { workspaceCommands } from "./cli/workspace-commands";
 import { x402Commands, x402OfflineCommands } from "./cli/x402-commands";
 
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   ...nodeCommands,
   ...x402Commands,
   ...userCommands,
+  ...webhookCommands,
   ...logCommands,
 };
 

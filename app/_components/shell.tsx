@@ -21,6 +21,7 @@ const NAV = [
   { href: "billing", label: "Billing" },
   { href: "members", label: "Members" },
   { href: "settings", label: "Settings" },
+  { href: "webhooks", label: "Webhooks" },
   { href: "network", label: "Network status" },
 ];
 const OPERATOR_NAV = [

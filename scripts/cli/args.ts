@@ -36,6 +36,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
            [--key KEY] [--weight N] [--model GATEWAY_MODEL=UPSTREAM_MODEL ...] [--no-discover] [--json]
   node list [--json]
   node remove NODE_ID [--json]
+  webhook add WORKSPACE_ID --url URL --events E1,E2 [--balance-below USD] [--spend-share 0..1] [--json]
+  webhook list WORKSPACE_ID [--json]
+  webhook remove WORKSPACE_ID WEBHOOK_ID [--json]
   logs WORKSPACE_ID [--status 2xx|4xx|5xx] [--code CODE] [--key KEY_ID] [--model M] [--tag k=v]
        [--limit N] [--json]   (the request log, newest first)
   model list [--json]
@@ -67,6 +70,11 @@ x402 revenue: what x402 payers paid per UTC day and per model over the last --da
 default 30), in USD. x402 payments: the latest --limit payments (default 50, at most 1000) with
 their status and amounts in atomic units of the asset. x402 demo-wallet: the local dev chain's
 funded payer (written by \`X402_NETWORK=local npm start\`); needs no database.
+
+webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/ALERTS.md). Events:
+balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),
+budget.exceeded, node.down, node.up, video.failed. The URL must be public https (or allowed by
+OUTBOUND_ALLOW).
 
 user promote makes a signed-up user a gateway operator (nodes, credits, install settings); user
 demote takes it back (users named in OPERATOR_EMAILS stay operators).`;
