@@ -5,6 +5,7 @@ import { createCallerFactory, router, type Context } from "./init";
 import { accountRouter } from "./routers/account";
 import { billingRouter } from "./routers/billing";
 import { keysRouter } from "./routers/keys";
+import { logsRouter } from "./routers/logs";
 import { nodesRouter } from "./routers/nodes";
 import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
@@ -29,6 +30,7 @@ export const appRouter = router({
   account: accountRouter,
   billing: billingRouter,
   keys: keysRouter,
+  logs: logsRouter,
   nodes: nodesRouter,
   plans: plansRouter,
   playground: playgroundRouter,
