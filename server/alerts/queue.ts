@@ -1,7 +1,7 @@
 // The pg-boss queue of webhook deliveries: one job per delivery row, retried with exponential
 // backoff. pg-boss waits retryDelay × 2^n × (1 to 2) seconds before retry n+1, at most
-// RETRY_DELAY_MAX_SECONDS: with these numbers the 14 retries of a delivery spread over 4 to 8
-// hours before it is marked failed.
+// retryDelayMax: with these numbers the 14 retries of a delivery spread over 3 to 4 hours before
+// it is marked failed.
 import type { PgBoss } from "pg-boss";
 import { jobQueue } from "../infra/jobs/boss";
 
