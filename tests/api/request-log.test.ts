@@ -13,6 +13,8 @@ import type { RequestLogRow } from "../../server/request-log/log-row";
 import { commitLogRows, LOG_SPOOL_PREFIX } from "../../server/request-log/log-writer";
 import { listLogs, type LogEntry } from "../../server/request-log/list-logs";
 import { maintainPartitions } from "../../server/request-log/partitions";
+import { usageCsv } from "../../server/ledger/usage/usage-csv";
+import { usageSummary } from "../../server/ledger/usage/usage-summary";
 import { cli } from "../cli-process";
 import { newWorkspace, raw, until } from "../helpers";
 
@@ -91,6 +93,34 @@ describe("the request log", () => {
     // Filters: by status class and error code.
     expect((await listLogs(workspace.id, { status: "4xx" })).logs).toHaveLength(3);
     expect((await listLogs(workspace.id, { code: "model_not_found" })).logs.map((l) => l.status)).toEqual([404]);
+  });
+
+  it("usage is filtered and grouped by a tag key (cost per team), and the CSV carries the tags", async () => {
+    const { openai, workspace } = await newWorkspace("1");
+    const call = (tags?: string) => openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }] }, tags ? { headers: { "x-gateway-tags": tags } } : {});
+    await call("team=ads,feature=a");
+    await call("team=ads,feature=b");
+    await call("team=search");
+    await call();
+    const events = await db.usageEvent.findMany({ where: { workspaceId: workspace.id } });
+    const costOf = (team: string | null) =>
+      events.filter((e) => ((e.tags as Record<string, string> | null)?.team ?? null) === team).reduce((sum, e) => sum + Number(e.cost) * 1e12, 0);
+    const summary = await usageSummary(workspace.id, {}, "team");
+    expect(summary.tagGroups!.map((g) => [g.value, g.requests])).toEqual(
+      expect.arrayContaining([
+        ["ads", 2],
+        ["search", 1],
+        [null, 1],
+      ]),
+    );
+    for (const g of summary.tagGroups!) expect(Number(g.cost) * 1e12).toBeCloseTo(costOf(g.value), 0);
+    const ads = await usageSummary(workspace.id, { tag: "team=ads" });
+    expect(ads.totals.requests).toBe(2);
+    expect((await usageSummary(workspace.id, { tag: "feature" })).totals.requests).toBe(2);
+    const { csv } = await usageCsv(workspace.id, { tag: "team=search" });
+    const lines = csv.split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.endsWith(",team=search")).toBe(true);
   });
 
   it("pages newest first by keyset; another workspace's rows never show", async () => {

@@ -1,6 +1,6 @@
 // The usage events of a filter as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or
-// line breaks quoted, quotes doubled), newest first, with a header row. The plan, subject, cache-write
-// and estimated columns come last, so readers of the older layout keep their column positions.
+// line breaks quoted, quotes doubled), newest first, with a header row. The plan, subject, cache-write,
+// estimated and tags columns come last, so readers of the older layout keep their column positions.
 import { z } from "zod";
 import { formatMoney } from "../../kernel/money";
 import { encodeCursor, usageEventRows } from "./usage-events";
@@ -12,7 +12,7 @@ const BATCH = 5_000;
 const HEADER = [
   "time", "request_id", "endpoint", "model", "key_id", "key_name", "key_prefix", "input_tokens", "cached_tokens",
   "output_tokens", "reasoning_tokens", "characters", "audio_seconds", "images", "video_seconds", "cost_usd", "status", "latency_ms",
-  "plan_id", "subject", "cache_write_tokens", "usage_estimated",
+  "plan_id", "subject", "cache_write_tokens", "usage_estimated", "tags",
 ];
 
 export const ZUsageCsv = z.object({ csv: z.string(), rows: z.number(), truncated: z.boolean() });
@@ -26,6 +26,9 @@ export function csvField(value: string | number | null): string {
   if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/** Tags as `key=value` pairs separated by `;` (empty when none). */
+const tagText = (tags: Record<string, string> | null) => (tags ? Object.entries(tags).map(([k, v]) => `${k}=${v}`).join(";") : null);
 
 const csvLine = (fields: Array<string | number | null>) => fields.map(csvField).join(",") + "\r\n";
 
@@ -43,7 +46,7 @@ export async function usageCsv(workspaceId: string, filter: UsageFilter): Promis
         csvLine([
           r.time, r.id, r.endpoint, r.modelId, r.apiKeyId, r.keyName, r.keyPrefix, r.inputTokens, r.cachedTokens,
           r.outputTokens, r.reasoningTokens, r.characters, r.audioSeconds, r.images, r.videoSeconds, formatMoney(r.cost),
-          "succeeded", r.latencyMs, r.planId, r.subject, r.cacheWriteTokens, r.usageEstimated ? "true" : "false",
+          "succeeded", r.latencyMs, r.planId, r.subject, r.cacheWriteTokens, r.usageEstimated ? "true" : "false", tagText(r.tags),
         ]),
       );
     }

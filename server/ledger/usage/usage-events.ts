@@ -32,6 +32,8 @@ export const ZUsageEventRow = z.object({
   reasoningTokens: z.number(),
   /** The node reported no usage: the tokens are the gateway's own count. */
   usageEstimated: z.boolean(),
+  /** The call's tags. */
+  tags: z.record(z.string(), z.string()).nullable(),
   characters: z.number(),
   audioSeconds: z.string(),
   images: z.number(),
@@ -92,7 +94,7 @@ export async function usageEventRows(workspaceId: string, filter: UsageFilter, l
   return db.$queryRaw<Raw[]>`
     SELECT e."id", to_char(e."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time, e."endpoint", e."modelId",
       e."apiKeyId", k."name" AS "keyName", k."prefix" AS "keyPrefix",
-      e."inputTokens", e."cachedTokens", e."cacheWriteTokens", e."outputTokens", e."reasoningTokens", e."usageEstimated", e."characters",
+      e."inputTokens", e."cachedTokens", e."cacheWriteTokens", e."outputTokens", e."reasoningTokens", e."usageEstimated", e."tags", e."characters",
       trim_scale(e."audioSeconds")::text AS "audioSeconds", e."images", trim_scale(e."videoSeconds")::text AS "videoSeconds",
       e."cost"::text AS cost, e."latencyMs", e."planId", p."name" AS "planName", e."subject"
     FROM "UsageEvent" e

@@ -17,6 +17,8 @@ export const ZUsageFilter = z.object({
   planId: z.string().min(1).max(200).optional(),
   /** Only calls of this end user (the subject of a session token). */
   subject: z.string().min(1).max(256).optional(),
+  /** Only calls with this tag: `key=value` (or `key` for any value). */
+  tag: z.string().min(1).max(200).regex(/^[A-Za-z0-9_.:-]{1,64}(=.*)?$/, "must be key=value").optional(),
   /** First UTC day included (YYYY-MM-DD); defaults to 29 days before `to`. */
   from: ZDay.optional(),
   /** Last UTC day included (YYYY-MM-DD); defaults to today. */
@@ -53,5 +55,13 @@ export function usageWhere(workspaceId: string, filter: UsageFilter, range: Usag
     AND e."createdAt" >= ${utcTimestamp(range.start)} AND e."createdAt" < ${utcTimestamp(range.end)}
     ${filter.apiKeyId ? Prisma.sql`AND e."apiKeyId" = ${filter.apiKeyId}` : Prisma.empty}
     ${filter.planId ? Prisma.sql`AND e."planId" = ${filter.planId}` : Prisma.empty}
-    ${filter.subject ? Prisma.sql`AND e."subject" = ${filter.subject}` : Prisma.empty}`;
+    ${filter.subject ? Prisma.sql`AND e."subject" = ${filter.subject}` : Prisma.empty}
+    ${filter.tag ? tagCondition(filter.tag) : Prisma.empty}`;
+}
+
+/** A `key=value` tag filter on the usage event's tags (containment, served by their GIN index), or `key` for any value. */
+function tagCondition(tag: string): Prisma.Sql {
+  const at = tag.indexOf("=");
+  if (at < 0) return Prisma.sql`AND e."tags" ? ${tag}`;
+  return Prisma.sql`AND e."tags" @> ${JSON.stringify({ [tag.slice(0, at)]: tag.slice(at + 1) })}::jsonb`;
 }

@@ -21,6 +21,8 @@ export const ZUsageSummary = z.object({
   days: z.array(ZFigures.extend({ day: z.string() })),
   /** Models used in the range, most expensive first. */
   models: z.array(ZFigures.extend({ modelId: z.string() })),
+  /** With `groupByTag`: the figures per value of that tag key (null: calls without it), most expensive first. */
+  tagGroups: z.array(ZFigures.extend({ value: z.string().nullable() })).optional(),
 });
 export type UsageSummary = z.infer<typeof ZUsageSummary>;
 
@@ -40,10 +42,18 @@ const figures = (r: FigureRow) => ({
   outputTokens: Number(r.outputTokens),
 });
 
-export async function usageSummary(workspaceId: string, filter: UsageFilter): Promise<UsageSummary> {
+/** The figures per value of one tag key (cost per team, per feature, per customer). */
+function tagGroups(where: Prisma.Sql, key: string) {
+  return db.$queryRaw<(FigureRow & { value: string | null })[]>`
+    SELECT e."tags" ->> ${key} AS value, ${FIGURES}
+    FROM "UsageEvent" e WHERE ${where}
+    GROUP BY 1 ORDER BY SUM(e."cost") DESC, 1`;
+}
+
+export async function usageSummary(workspaceId: string, filter: UsageFilter, groupByTag?: string): Promise<UsageSummary> {
   const range = resolveRange(filter);
   const where = usageWhere(workspaceId, filter, range);
-  const [days, models, totals] = await Promise.all([
+  const [days, models, totals, groups] = await Promise.all([
     db.$queryRaw<(FigureRow & { day: string })[]>`
       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${FIGURES}
       FROM generate_series(${utcTimestamp(range.start)}, ${utcTimestamp(range.end)} - interval '1 day', interval '1 day') AS d(day)
@@ -54,6 +64,7 @@ export async function usageSummary(workspaceId: string, filter: UsageFilter): Pr
       FROM "UsageEvent" e WHERE ${where}
       GROUP BY e."modelId" ORDER BY SUM(e."cost") DESC, e."modelId"`,
     db.$queryRaw<FigureRow[]>`SELECT ${FIGURES} FROM "UsageEvent" e WHERE ${where}`,
+    groupByTag ? tagGroups(where, groupByTag) : Promise.resolve(null),
   ]);
   return {
     from: range.fromDay,
@@ -61,5 +72,6 @@ export async function usageSummary(workspaceId: string, filter: UsageFilter): Pr
     totals: figures(totals[0] ?? { cost: "0", requests: 0, inputTokens: 0, outputTokens: 0 }),
     days: days.map((r) => ({ day: r.day, ...figures(r) })),
     models: models.map((r) => ({ modelId: r.modelId, ...figures(r) })),
+    ...(groups && { tagGroups: groups.map((r) => ({ value: r.value, ...figures(r) })) }),
   };
 }

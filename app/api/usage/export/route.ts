@@ -19,6 +19,7 @@ export async function GET(req: Request): Promise<Response> {
       apiKeyId: params.get("keyId") || undefined,
       planId: params.get("planId") || undefined,
       subject: params.get("subject") || undefined,
+      tag: params.get("tag") || undefined,
     };
     const { csv, rows, truncated } = await caller.usage.exportCsv(filter);
     const name = `usage-${workspaceId}-${filter.from ?? "start"}-${filter.to ?? "today"}.csv`.replace(/[^\w.-]/g, "_");
