@@ -13,6 +13,7 @@ import { useWorkspace, WorkspaceStateProvider, type WorkspaceState } from "./wor
 const NAV = [
   { href: "start", label: "Get started" },
   { href: "usage", label: "Usage" },
+  { href: "logs", label: "Logs" },
   { href: "keys", label: "API keys" },
   { href: "plans", label: "Plans" },
   { href: "playground", label: "Playground" },
