@@ -1,5 +1,6 @@
 // npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
 import { UsageError, USAGE, type Command } from "./cli/args";
+import { auditCommands } from "./cli/audit-commands";
 import { connectForCli } from "./cli/connect";
 import { issuerCommands } from "./cli/issuer-commands";
 import { keyCommands } from "./cli/key-commands";
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   ...x402Commands,
   ...userCommands,
   ...webhookCommands,
+  ...auditCommands,
   ...logCommands,
 };
 

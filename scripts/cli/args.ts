@@ -41,6 +41,7 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   webhook remove WORKSPACE_ID WEBHOOK_ID [--json]
   logs WORKSPACE_ID [--status 2xx|4xx|5xx] [--code CODE] [--key KEY_ID] [--model M] [--tag k=v]
        [--limit N] [--json]   (the request log, newest first)
+  audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
               [--reasoning USD] [--json]   (per 1M tokens; makes an unpriced model servable)
@@ -70,6 +71,12 @@ x402 revenue: what x402 payers paid per UTC day and per model over the last --da
 default 30), in USD. x402 payments: the latest --limit payments (default 50, at most 1000) with
 their status and amounts in atomic units of the asset. x402 demo-wallet: the local dev chain's
 funded payer (written by \`X402_NETWORK=local npm start\`); needs no database.
+
+audit lists who changed what in a workspace (keys, members, invitations, plans, issuers, credits,
+settings), newest first, --limit of them (default 50, at most 500); "gateway" lists the changes
+that belong to no workspace (nodes, prices, install settings). --action keeps the actions that
+start with PREFIX (e.g. key.). Every change made with this tool is recorded as "cli" with the OS
+user that ran it.
 
 webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/ALERTS.md). Events:
 balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),

@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { addIssuer, listIssuers, removeIssuer, ZIssuerInput, type IssuerView } from "../../server/identity/sessions/trusted-issuers";
 import { parse, required, type Command } from "./args";
 import { checked } from "./flag-values";
@@ -53,7 +54,7 @@ export const issuerCommands: Record<string, Command> = {
     );
     return async () => {
       await requireWorkspace(args[0]!);
-      const issuer = await addIssuer(args[0]!, input);
+      const issuer = await addIssuer(args[0]!, input, cliActor());
       return { json: { issuer }, text: `Trusting ${issuer.issuer} (audience ${issuer.audience}) as ${issuer.id}.`, asJson: values.json };
     };
   },
@@ -68,7 +69,7 @@ export const issuerCommands: Record<string, Command> = {
   "issuer remove": (argv) => {
     const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "ISSUER_ID"]);
     return async () => {
-      const removed = await removeIssuer(args[0]!, args[1]!);
+      const removed = await removeIssuer(args[0]!, args[1]!, cliActor());
       return { json: removed, text: `Removed trusted issuer ${removed.id}.`, asJson: values.json };
     };
   },

@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { db } from "../../server/infra/db/client";
 import { createKey, ZCreateKeyInput } from "../../server/identity/keys/create-key";
 import { listKeys } from "../../server/identity/keys/list-keys";
@@ -42,7 +43,7 @@ export const keyCommands: Record<string, Command> = {
       { permissions: "permissions", models: "models", name: "name" },
     );
     return async () => {
-      const { key, secret } = await db.$transaction((tx) => createKey(tx, input));
+      const { key, secret } = await db.$transaction((tx) => createKey(tx, input, cliActor()));
       const plan = key.planId ? ` on plan ${key.planId}` : "";
       const may = `permissions: ${key.permissions?.join(", ") ?? "all"}; models: ${key.models?.join(", ") ?? "all"}`;
       return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name})${plan}, ${may}.\nAPI key (shown only once): ${secret}`, asJson: values.json };
@@ -53,7 +54,7 @@ export const keyCommands: Record<string, Command> = {
     const [workspaceId, keyId, plan] = args as [string, string, string];
     const planId = plan === NONE ? null : plan;
     return async () => {
-      const key = await setKeyPlan(workspaceId, keyId, planId);
+      const key = await setKeyPlan(workspaceId, keyId, planId, cliActor());
       const text = key.planId ? `Key ${key.id} (${key.name}) is now on plan ${key.planId}.` : `Key ${key.id} (${key.name}) is on no plan: the workspace's limits apply.`;
       return { json: { key }, text, asJson: values.json };
     };
@@ -69,7 +70,7 @@ export const keyCommands: Record<string, Command> = {
   "key revoke": (argv) => {
     const { values, args } = parse(argv, {}, ["KEY_ID"]);
     return async () => {
-      const key = await revokeKey(args[0]!);
+      const key = await revokeKey(args[0]!, undefined, undefined, cliActor());
       return { json: { key }, text: `Revoked key ${key.id} (${key.name}).`, asJson: values.json };
     };
   },

@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { listModelDetailsUncached } from "../../server/routing/catalog/models";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
 import { addNode, listNodes, removeNode, ZAddNodeInput } from "../../server/routing/nodes/nodes";
@@ -59,7 +60,7 @@ export const nodeCommands: Record<string, Command> = {
       discover: !values["no-discover"],
     });
     return async () => {
-      const added = await addNode(input);
+      const added = await addNode(input, cliActor());
       const lines = [`Added node ${added.node.id} (${added.node.name}) at ${added.node.baseUrl}.`];
       lines.push(
         added.discoveryError
@@ -80,7 +81,7 @@ export const nodeCommands: Record<string, Command> = {
   "node remove": (argv) => {
     const { values, args } = parse(argv, {}, ["NODE_ID"]);
     return async () => {
-      const node = await removeNode(args[0]!);
+      const node = await removeNode(args[0]!, cliActor());
       return { json: { node }, text: `Removed node ${node.id} (${node.name}).`, asJson: values.json };
     };
   },
@@ -99,7 +100,7 @@ export const nodeCommands: Record<string, Command> = {
       reasoning: values.reasoning,
     };
     return async () => {
-      const model = await setModelPrice(input);
+      const model = await setModelPrice(input, cliActor());
       const p = model.pricing;
       const text = `Priced ${model.id} per 1M tokens: input ${p.input_per_1m}, output ${p.output_per_1m}, cache read ${p.cache_read_per_1m}, cache write ${p.cache_write_per_1m === "0" ? p.input_per_1m : p.cache_write_per_1m}; it is served.`;
       return { json: { model }, text, asJson: values.json };

@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { createPlan, deletePlan, listPlans, updatePlan, ZPlanFields, ZPlanPatch } from "../../server/identity/plans/manage-plans";
 import type { PlanView } from "../../server/identity/plans/plan-view";
 import { parse, required, UsageError, type Command } from "./args";
@@ -66,7 +67,7 @@ export const planCommands: Record<string, Command> = {
     const fields = planFields(values);
     const input = checked(ZPlanFields, { ...withoutUndefined(fields), name: required(values.name, "name") }, FLAG_OF);
     return async () => {
-      const plan = await createPlan(args[0]!, input);
+      const plan = await createPlan(args[0]!, input, cliActor());
       return { json: { plan }, text: `Created plan ${plan.id} (${plan.name}).\n${table(planRows([plan]))}`, asJson: values.json };
     };
   },
@@ -84,14 +85,14 @@ export const planCommands: Record<string, Command> = {
     if (!Object.keys(patch).length) throw new UsageError("plan update needs at least one flag to change");
     const input = checked(ZPlanPatch, patch, FLAG_OF);
     return async () => {
-      const plan = await updatePlan(args[0]!, args[1]!, input);
+      const plan = await updatePlan(args[0]!, args[1]!, input, cliActor());
       return { json: { plan }, text: `Updated plan ${plan.id} (${plan.name}).\n${table(planRows([plan]))}`, asJson: values.json };
     };
   },
   "plan delete": (argv) => {
     const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "PLAN_ID"]);
     return async () => {
-      const deleted = await deletePlan(args[0]!, args[1]!);
+      const deleted = await deletePlan(args[0]!, args[1]!, cliActor());
       return {
         json: deleted,
         text: `Deleted plan ${deleted.id}: its sessions have ended and its keys fall back to the workspace's limits.`,

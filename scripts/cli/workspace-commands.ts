@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { addCredits, ZAddCreditsInput } from "../../server/ledger/add-credits";
 import { createWorkspace, ZCreateWorkspaceInput } from "../../server/onboarding/create-workspace";
 import { getWorkspace, listWorkspaces } from "../../server/identity/workspaces/get-workspace";
@@ -46,7 +47,7 @@ export const workspaceCommands: Record<string, Command> = {
     const { values, args } = parse(argv, { note: { type: "string" } }, ["WORKSPACE_ID", "USD"]);
     const input = ZAddCreditsInput.parse({ workspaceId: args[0]!, amount: args[1]!, note: values.note });
     return async () => {
-      const workspace = await addCredits(input);
+      const workspace = await addCredits(input, cliActor());
       return { json: { workspace }, text: `Added ${args[1]} USD to ${workspace.id}; balance is now ${workspace.balance} USD.`, asJson: values.json };
     };
   },
@@ -56,7 +57,7 @@ export const workspaceCommands: Record<string, Command> = {
     const given = Object.entries({ rpm: limit(values.rpm, "rpm"), tpm: limit(values.tpm, "tpm"), concurrency: limit(values.concurrency, "concurrency") });
     const input = checked(ZWorkspaceLimits, Object.fromEntries(given.filter(([, v]) => v !== undefined)), { rpm: "rpm", tpm: "tpm", concurrency: "concurrency" });
     return async () => {
-      const limits = await setWorkspaceLimits(args[0]!, input);
+      const limits = await setWorkspaceLimits(args[0]!, input, cliActor());
       const shown = Object.entries(limits).map(([k, v]) => `${k} ${v ?? "none"}`).join(", ");
       return { json: { workspaceId: args[0], limits }, text: `Default limits of ${args[0]} (where a plan sets none): ${shown}.`, asJson: values.json };
     };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recordAudit, type AuditActor } from "../audit/record";
 import { db, type Tx } from "../infra/db/client";
 import { errors } from "../kernel/errors";
 import { newId } from "../kernel/ids";
@@ -21,7 +22,7 @@ export type CreditedWorkspace = { id: string; name: string; balance: string; cre
  * (movements.ts). Other instances hear of it over NOTIFY when the transaction commits, so a
  * workspace they refused for lack of credit is admitted again at once.
  */
-export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<CreditedWorkspace> {
+export async function addCreditsTx(tx: Tx, input: AddCreditsInput, actor?: AuditActor): Promise<CreditedWorkspace> {
   const data = ZAddCreditsInput.parse(input);
   const exists = await tx.workspace.findUnique({ where: { id: data.workspaceId }, select: { id: true } });
   if (!exists) throw errors.notFound(`No workspace with id ${data.workspaceId}`, "workspace_not_found");
@@ -37,9 +38,11 @@ export async function addCreditsTx(tx: Tx, input: AddCreditsInput): Promise<Cred
     },
   ]);
   const row = await tx.workspace.findUniqueOrThrow({ where: { id: data.workspaceId } });
+  const changes = { amount: { from: null, to: formatMoney(data.amount) }, note: { from: null, to: data.note ?? null }, balance: { from: formatMoney(money(row.balance).minus(data.amount)), to: formatMoney(row.balance) } };
+  await recordAudit(tx, { workspaceId: data.workspaceId, actor, action: "credits.add", target: { type: "credit", id: entryId }, changes });
   return { id: row.id, name: row.name, balance: formatMoney(row.balance), createdAt: row.createdAt.toISOString() };
 }
 
-export function addCredits(input: AddCreditsInput): Promise<CreditedWorkspace> {
-  return db.$transaction((tx) => addCreditsTx(tx, input));
+export function addCredits(input: AddCreditsInput, actor?: AuditActor): Promise<CreditedWorkspace> {
+  return db.$transaction((tx) => addCreditsTx(tx, input, actor));
 }

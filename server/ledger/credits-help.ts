@@ -2,6 +2,7 @@
 // example "Email billing@example.com to buy credits"), shown on the billing page and in the API's
 // 402 insufficient_quota answers. Read from memory, at most CACHE_MS old on any instance.
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../audit/record";
 import { db } from "../infra/db/client";
 
 const KEY = "credits-help";
@@ -23,10 +24,15 @@ export async function creditsHelp(): Promise<string | null> {
 }
 
 /** Sets the text (empty: back to the default). */
-export async function setCreditsHelp(text: string): Promise<string | null> {
+export async function setCreditsHelp(text: string, actor?: AuditActor): Promise<string | null> {
   const value = ZCreditsHelp.parse(text);
-  if (value) await db.installSetting.upsert({ where: { key: KEY }, create: { key: KEY, value }, update: { value } });
-  else await db.installSetting.deleteMany({ where: { key: KEY } });
+  await db.$transaction(async (tx) => {
+    const before = await tx.installSetting.findUnique({ where: { key: KEY } });
+    if (value) await tx.installSetting.upsert({ where: { key: KEY }, create: { key: KEY, value }, update: { value } });
+    else await tx.installSetting.deleteMany({ where: { key: KEY } });
+    const changes = diff({ text: before?.value ?? null }, { text: value || null }, ["text"]);
+    if (Object.keys(changes).length) await recordAudit(tx, { workspaceId: null, actor, action: "settings.credits_help", target: { type: "setting", id: KEY }, changes });
+  });
   cached = null;
   return value || null;
 }

@@ -3,6 +3,7 @@ import { contract } from "../contract";
 import { contractRouter } from "./contract-procedures";
 import { createCallerFactory, router, type Context } from "./init";
 import { accountRouter } from "./routers/account";
+import { auditRouter } from "./routers/audit";
 import { billingRouter } from "./routers/billing";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
@@ -28,6 +29,7 @@ export const appRouter = router({
   health: contractRouter(contract.health),
   openapi: contractRouter(contract.openapi),
   account: accountRouter,
+  audit: auditRouter,
   billing: billingRouter,
   keys: keysRouter,
   logs: logsRouter,

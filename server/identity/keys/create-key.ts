@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import type { Tx } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
@@ -25,7 +26,7 @@ export const ZCreateKeyInput = z.object({
 export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
 
 /** Creates a key in the caller's transaction; the secret is returned here and never again. */
-export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
+export async function createKey(tx: Tx, input: CreateKeyInput, actor?: AuditActor): Promise<{ key: KeyView; secret: string }> {
   const data = ZCreateKeyInput.parse(input);
   if (data.expiresAt && data.expiresAt.getTime() <= Date.now()) {
     throw errors.invalidRequest("expiresAt must be in the future", "expiresAt");
@@ -54,5 +55,8 @@ export async function createKey(tx: Tx, input: CreateKeyInput): Promise<{ key: K
     },
     include: KEY_CREATOR,
   });
+  const created = { name: row.name, plan: row.planId, spend_limit: row.spendLimit, expires_at: row.expiresAt, permissions: row.permissions, models: row.models };
+  const changes = diff(null, created, ["name", "plan", "spend_limit", "expires_at", "permissions", "models"]);
+  await recordAudit(tx, { workspaceId: row.workspaceId, actor, action: "key.create", target: { type: "key", id: row.id }, changes });
   return { key: toKeyView(row), secret };
 }

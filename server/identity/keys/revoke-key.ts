@@ -1,3 +1,4 @@
+import { recordAudit, type AuditActor } from "../../audit/record";
 import { db, type Tx } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
@@ -12,7 +13,7 @@ import { KEY_CREATOR, toKeyView, type KeyView } from "./key-view";
  * The notification makes every gateway instance drop the key from its cache on commit; the
  * session tokens the key minted are revoked with it.
  */
-export async function revokeKey(keyId: string, workspaceId?: string, onlyCreatedBy?: string): Promise<KeyView> {
+export async function revokeKey(keyId: string, workspaceId?: string, onlyCreatedBy?: string, actor?: AuditActor): Promise<KeyView> {
   return db.$transaction(async (tx) => {
     const found = await tx.apiKey.findFirst({ where: { id: keyId, ...(workspaceId ? { workspaceId } : {}) }, include: KEY_CREATOR });
     if (!found) throw errors.notFound(`No API key with id ${keyId}`, "key_not_found");
@@ -22,6 +23,10 @@ export async function revokeKey(keyId: string, workspaceId?: string, onlyCreated
     const row = found.revokedAt
       ? found
       : await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, include: KEY_CREATOR });
+    if (!found.revokedAt) {
+      const changes = { revoked_at: { from: null, to: row.revokedAt!.toISOString() } };
+      await recordAudit(tx, { workspaceId: row.workspaceId, actor, action: "key.revoke", target: { type: "key", id: row.id }, changes });
+    }
     await revokeSessionsMintedBy(tx, [keyId]);
     await notify(tx, Channel.keyChanged, row.hash);
     return toKeyView(row);

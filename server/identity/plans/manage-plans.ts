@@ -2,12 +2,16 @@
 // plan cache (plan-cache.ts) drops the workspace's plans at once.
 import { z } from "zod";
 import { Prisma } from "../../generated/prisma/client";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { formatMoney, ZCreditAmount } from "../../kernel/money";
 import { toPlanView, type PlanView } from "./plan-view";
+
+/** The fields of a plan its audit events compare (its view's names). */
+const PLAN_FIELDS = ["name", "models", "rpm", "tpm", "concurrency", "daily_cap", "monthly_cap", "max_ttl_seconds"] as const;
 
 /** A limit: a whole number above zero, or null for none. */
 const ZLimit = z.number().int().positive().max(1_000_000_000).nullable();
@@ -59,7 +63,7 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 }
 
-export async function createPlan(workspaceId: string, fields: PlanFields): Promise<PlanView> {
+export async function createPlan(workspaceId: string, fields: PlanFields, actor?: AuditActor): Promise<PlanView> {
   const data = ZPlanFields.parse(fields);
   try {
     return await db.$transaction(async (tx) => {
@@ -67,7 +71,9 @@ export async function createPlan(workspaceId: string, fields: PlanFields): Promi
       if (!ws) throw errors.notFound(`No workspace with id ${workspaceId}`, "workspace_not_found");
       const row = await tx.plan.create({ data: { id: newId("plan"), workspaceId, ...columns(data), name: data.name } });
       await notify(tx, Channel.plansChanged, workspaceId);
-      return toPlanView(row);
+      const view = toPlanView(row);
+      await recordAudit(tx, { workspaceId, actor, action: "plan.create", target: { type: "plan", id: row.id }, changes: diff(null, view, PLAN_FIELDS) });
+      return view;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(data.name);
@@ -88,15 +94,18 @@ export async function getPlan(workspaceId: string, id: string): Promise<PlanView
   return toPlanView(row);
 }
 
-export async function updatePlan(workspaceId: string, id: string, patch: PlanPatch): Promise<PlanView> {
+export async function updatePlan(workspaceId: string, id: string, patch: PlanPatch, actor?: AuditActor): Promise<PlanView> {
   const data = ZPlanPatch.parse(patch);
   try {
     return await db.$transaction(async (tx) => {
-      const found = await tx.plan.findFirst({ where: { id, workspaceId }, select: { id: true } });
+      const found = await tx.plan.findFirst({ where: { id, workspaceId } });
       if (!found) throw planNotFound(id);
       const row = await tx.plan.update({ where: { id }, data: columns(data) });
       await notify(tx, Channel.plansChanged, workspaceId);
-      return toPlanView(row);
+      const view = toPlanView(row);
+      const changes = diff(toPlanView(found), view, PLAN_FIELDS);
+      await recordAudit(tx, { workspaceId, actor, action: "plan.update", target: { type: "plan", id }, changes });
+      return view;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(data.name);
@@ -109,12 +118,14 @@ export async function updatePlan(workspaceId: string, id: string, patch: PlanPat
  * every call, so they are refused once the plan cache drops the plan), and the keys on it fall
  * back to the workspace's defaults (every instance drops those keys from its cache).
  */
-export async function deletePlan(workspaceId: string, id: string): Promise<{ object: "plan.deleted"; id: string; deleted: true }> {
+export async function deletePlan(workspaceId: string, id: string, actor?: AuditActor): Promise<{ object: "plan.deleted"; id: string; deleted: true }> {
   return db.$transaction(async (tx) => {
-    const found = await tx.plan.findFirst({ where: { id, workspaceId }, select: { id: true } });
+    const found = await tx.plan.findFirst({ where: { id, workspaceId } });
     if (!found) throw planNotFound(id);
     const keys = await tx.apiKey.findMany({ where: { planId: id }, select: { hash: true } });
     await tx.plan.delete({ where: { id } });
+    const changes = diff(toPlanView(found), null, PLAN_FIELDS);
+    await recordAudit(tx, { workspaceId, actor, action: "plan.delete", target: { type: "plan", id }, changes });
     await notify(tx, Channel.plansChanged, workspaceId);
     for (const k of keys) await notify(tx, Channel.keyChanged, k.hash);
     return { object: "plan.deleted", id, deleted: true };
@@ -125,10 +136,10 @@ export const ZWorkspaceLimits = z.object({ rpm: ZLimit, tpm: ZLimit, concurrency
 export type WorkspaceLimits = { rpm: number | null; tpm: number | null; concurrency: number | null };
 
 /** Operators set the rate limits every key and subject of a workspace gets where its plan sets none. */
-export async function setWorkspaceLimits(workspaceId: string, limits: z.input<typeof ZWorkspaceLimits>): Promise<WorkspaceLimits> {
+export async function setWorkspaceLimits(workspaceId: string, limits: z.input<typeof ZWorkspaceLimits>, actor?: AuditActor): Promise<WorkspaceLimits> {
   const l = ZWorkspaceLimits.parse(limits);
   return db.$transaction(async (tx) => {
-    const ws = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+    const ws = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true } });
     if (!ws) throw errors.notFound(`No workspace with id ${workspaceId}`, "workspace_not_found");
     const row = await tx.workspace.update({
       where: { id: workspaceId },
@@ -136,6 +147,12 @@ export async function setWorkspaceLimits(workspaceId: string, limits: z.input<ty
       select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true },
     });
     await notify(tx, Channel.plansChanged, workspaceId);
-    return { rpm: row.defaultRpm, tpm: row.defaultTpm, concurrency: row.defaultConcurrency };
+    const before = { rpm: ws.defaultRpm, tpm: ws.defaultTpm, concurrency: ws.defaultConcurrency };
+    const after = { rpm: row.defaultRpm, tpm: row.defaultTpm, concurrency: row.defaultConcurrency };
+    const changes = diff(before, after, ["rpm", "tpm", "concurrency"]);
+    if (Object.keys(changes).length) {
+      await recordAudit(tx, { workspaceId, actor, action: "workspace.limits", target: { type: "workspace", id: workspaceId }, changes });
+    }
+    return after;
   });
 }

@@ -3,6 +3,7 @@
 // The JWKS URL is a tenant's choice: it is checked by the outbound guard when it is configured
 // (a literal private address or localhost is a 400) and fetched only through it.
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { notify } from "../../infra/db/notify";
@@ -61,7 +62,10 @@ function toView(r: TrustedIssuer & { createdAt: Date }): IssuerView {
   };
 }
 
-export async function addIssuer(workspaceId: string, input: z.input<typeof ZIssuerInput>): Promise<IssuerView> {
+/** The fields of a trusted issuer its audit events show (none of them is a secret: a JWKS holds public keys). */
+const ISSUER_FIELDS = ["issuer", "jwks_url", "audience", "subject_claim", "plan_claim", "default_plan"] as const;
+
+export async function addIssuer(workspaceId: string, input: z.input<typeof ZIssuerInput>, actor?: AuditActor): Promise<IssuerView> {
   const d = ZIssuerInput.parse(input);
   if (d.issuer === env.SESSION_TOKEN_ISSUER) throw errors.invalidRequest("That is the gateway's own issuer.", "issuer", "invalid_value");
   assertOutboundUrlAllowed(d.jwks_url, "jwks_url");
@@ -84,7 +88,9 @@ export async function addIssuer(workspaceId: string, input: z.input<typeof ZIssu
       },
     });
     await notify(tx, Channel.issuersChanged, "*");
-    return toView(row);
+    const view = toView(row);
+    await recordAudit(tx, { workspaceId, actor, action: "issuer.add", target: { type: "issuer", id: row.id }, changes: diff(null, view, ISSUER_FIELDS) });
+    return view;
   });
 }
 
@@ -93,11 +99,13 @@ export async function listIssuers(workspaceId: string): Promise<IssuerView[]> {
   return rows.map(toView);
 }
 
-export async function removeIssuer(workspaceId: string, id: string): Promise<{ object: "trusted_issuer.deleted"; id: string; deleted: true }> {
+export async function removeIssuer(workspaceId: string, id: string, actor?: AuditActor): Promise<{ object: "trusted_issuer.deleted"; id: string; deleted: true }> {
   return db.$transaction(async (tx) => {
+    const found = await tx.trustedIssuer.findFirst({ where: { id, workspaceId } });
     const { count } = await tx.trustedIssuer.deleteMany({ where: { id, workspaceId } });
-    if (!count) throw errors.notFound(`No trusted issuer with id ${id}.`, "issuer_not_found", "id");
+    if (!count || !found) throw errors.notFound(`No trusted issuer with id ${id}.`, "issuer_not_found", "id");
     await notify(tx, Channel.issuersChanged, "*");
+    await recordAudit(tx, { workspaceId, actor, action: "issuer.remove", target: { type: "issuer", id }, changes: diff(toView(found), null, ISSUER_FIELDS) });
     return { object: "trusted_issuer.deleted", id, deleted: true };
   });
 }

@@ -2,6 +2,7 @@
 // the member's current role and the new one: an admin can neither promote anyone to owner nor
 // touch an owner. Demoting the last owner is refused under the owner lock (see members.ts).
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { assertAnotherOwnerRemains, lockMembers, ZMember, type Member } from "./members";
@@ -13,7 +14,7 @@ export type ChangeRoleInput = z.input<typeof ZChangeRoleInput>;
 
 export const ZChangedMember = ZMember;
 
-export async function changeMemberRole(workspaceId: string, actorUserId: string, input: ChangeRoleInput): Promise<Member> {
+export async function changeMemberRole(workspaceId: string, actorUserId: string, input: ChangeRoleInput, actor?: AuditActor): Promise<Member> {
   const data = ZChangeRoleInput.parse(input);
   return db.$transaction(async (tx) => {
     const locked = await lockMembers(tx, workspaceId, actorUserId, data.userId);
@@ -31,6 +32,8 @@ export async function changeMemberRole(workspaceId: string, actorUserId: string,
     });
     // A role that may no longer hold keys or invite takes those away now (e.g. member -> billing).
     await withdrawMemberRights(tx, workspaceId, data.userId, data.role);
+    const changes = diff({ role: locked.target.role }, { role: row.role }, ["role"]);
+    await recordAudit(tx, { workspaceId, actor, action: "member.role_change", target: { type: "member", id: data.userId }, changes });
     return { userId: row.user.id, name: row.user.name, email: row.user.email, role: row.role, joinedAt: row.createdAt.toISOString() };
   });
 }

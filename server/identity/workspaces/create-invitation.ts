@@ -3,6 +3,7 @@
 // bound to it and also mailed if SMTP is configured. A mail failure never fails the invite.
 import { z } from "zod";
 import { ZEmail } from "../users/sign-up";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { errors, GatewayError } from "../../kernel/errors";
 import type { Role } from "../../generated/prisma/enums";
@@ -31,7 +32,7 @@ export type CreatedInvitation = z.infer<typeof ZCreatedInvitation>;
 
 export type Inviter = { workspaceId: string; userId: string; role: Role; name: string | null; email: string };
 
-export async function createInvitation(inviter: Inviter, input: CreateInvitationInput): Promise<CreatedInvitation> {
+export async function createInvitation(inviter: Inviter, input: CreateInvitationInput, actor?: AuditActor): Promise<CreatedInvitation> {
   const data = ZCreateInvitationInput.parse(input);
   if (!can(inviter.role, "members.manage")) throw errors.permissionDenied(`The ${inviter.role} role may not invite members.`);
   if (!canManageRole(inviter.role, data.role)) throw errors.permissionDenied("Only owners can invite owners.");
@@ -42,16 +43,22 @@ export async function createInvitation(inviter: Inviter, input: CreateInvitation
     if (existing) throw new GatewayError({ status: 409, code: "already_member", message: `${data.email} is already a member of this workspace.`, param: "email" });
   }
   const { token, hash } = generateInvitationToken();
-  const row = await db.invitation.create({
-    data: {
-      id: newId("inv"),
-      workspaceId: inviter.workspaceId,
-      email: data.email ?? null,
-      role: data.role,
-      tokenHash: hash,
-      createdById: inviter.userId,
-      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-    },
+  // The token's hash stays out of the audit event like the token: it is what the link is checked against.
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.invitation.create({
+      data: {
+        id: newId("inv"),
+        workspaceId: inviter.workspaceId,
+        email: data.email ?? null,
+        role: data.role,
+        tokenHash: hash,
+        createdById: inviter.userId,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      },
+    });
+    const changes = diff(null, { role: created.role, email: created.email, expires_at: created.expiresAt }, ["role", "email", "expires_at"]);
+    await recordAudit(tx, { workspaceId: inviter.workspaceId, actor, action: "invitation.create", target: { type: "invitation", id: created.id }, changes });
+    return created;
   });
   const mail = data.email
     ? await sendInvitationEmail({ to: data.email, token, workspaceName: workspace.name, role: data.role, inviter: inviter.name ?? inviter.email, expiresAt: row.expiresAt })

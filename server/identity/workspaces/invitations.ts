@@ -3,6 +3,7 @@
 // leak does not hand out working invite links.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { randomBase62 } from "../../kernel/ids";
@@ -58,9 +59,14 @@ export type RevokeInvitationInput = z.input<typeof ZRevokeInvitationInput>;
  * Deletes a pending invitation; its link stops working at once. The workspace id comes from the
  * caller's principal and is part of the filter, so an id from another workspace is "not found".
  */
-export async function revokeInvitation(workspaceId: string, input: RevokeInvitationInput): Promise<{ id: string }> {
+export async function revokeInvitation(workspaceId: string, input: RevokeInvitationInput, actor?: AuditActor): Promise<{ id: string }> {
   const { id } = ZRevokeInvitationInput.parse(input);
-  const { count } = await db.invitation.deleteMany({ where: { id, workspaceId, acceptedAt: null } });
-  if (count === 0) throw errors.notFound("No pending invitation with this id.", "invitation_not_found", "id");
-  return { id };
+  return db.$transaction(async (tx) => {
+    const found = await tx.invitation.findFirst({ where: { id, workspaceId, acceptedAt: null }, select: { role: true, email: true } });
+    const { count } = await tx.invitation.deleteMany({ where: { id, workspaceId, acceptedAt: null } });
+    if (count === 0 || !found) throw errors.notFound("No pending invitation with this id.", "invitation_not_found", "id");
+    const changes = diff(found, null, ["role", "email"]);
+    await recordAudit(tx, { workspaceId, actor, action: "invitation.revoke", target: { type: "invitation", id }, changes });
+    return { id };
+  });
 }

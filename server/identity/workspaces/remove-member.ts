@@ -4,6 +4,7 @@
 // in the same transaction as the delete, so two concurrent removals cannot both pass. The keys
 // the member created are revoked and their pending invitations withdrawn in the same transaction.
 import { z } from "zod";
+import { recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { assertAnotherOwnerRemains, lockMembers } from "./members";
@@ -16,7 +17,7 @@ export type RemoveMemberInput = z.input<typeof ZRemoveMemberInput>;
 export const ZRemovedMember = z.object({ userId: z.string(), left: z.boolean() });
 export type RemovedMember = z.infer<typeof ZRemovedMember>;
 
-export async function removeMember(workspaceId: string, actorUserId: string, input: RemoveMemberInput): Promise<RemovedMember> {
+export async function removeMember(workspaceId: string, actorUserId: string, input: RemoveMemberInput, actor?: AuditActor): Promise<RemovedMember> {
   const { userId } = ZRemoveMemberInput.parse(input);
   const leaving = userId === actorUserId;
   return db.$transaction(async (tx) => {
@@ -32,6 +33,8 @@ export async function removeMember(workspaceId: string, actorUserId: string, inp
     assertAnotherOwnerRemains(locked, leaving ? "leave" : "be removed");
     await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });
     await withdrawMemberRights(tx, workspaceId, userId, null);
+    const changes = { role: { from: locked.target.role, to: null }, left: { from: null, to: leaving } };
+    await recordAudit(tx, { workspaceId, actor, action: "member.remove", target: { type: "member", id: userId }, changes });
     return { userId, left: leaving };
   });
 }

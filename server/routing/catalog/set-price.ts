@@ -2,6 +2,7 @@
 // node's model list cannot say. A model imported without a price is "unpriced" and not served
 // (never billed at $0); pricing it makes it "active".
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
@@ -21,10 +22,14 @@ export const ZSetPriceInput = z.object({
 });
 export type SetPriceInput = z.input<typeof ZSetPriceInput>;
 
-export async function setModelPrice(input: SetPriceInput): Promise<ModelDetail> {
+/** The prices a model's audit event compares (per 1M tokens). */
+const PRICE_FIELDS = ["priceInputPer1m", "priceOutputPer1m", "priceCacheReadPer1m", "priceCacheWritePer1m", "priceReasoningPer1m", "pricingStatus"] as const;
+const PRICE_SELECT = Object.fromEntries(PRICE_FIELDS.map((f) => [f, true])) as Record<(typeof PRICE_FIELDS)[number], true>;
+
+export async function setModelPrice(input: SetPriceInput, actor?: AuditActor): Promise<ModelDetail> {
   const p = ZSetPriceInput.parse(input);
   return db.$transaction(async (tx) => {
-    const row = await tx.model.findUnique({ where: { id: p.model }, select: { type: true } });
+    const row = await tx.model.findUnique({ where: { id: p.model }, select: { type: true, ...PRICE_SELECT } });
     if (!row) throw errors.modelNotFound(p.model);
     if (row.type !== "chat" && row.type !== "embedding") {
       throw errors.invalidRequest(`\`${p.model}\` is a ${row.type} model: its prices come from its node's card.`, "model");
@@ -43,6 +48,8 @@ export async function setModelPrice(input: SetPriceInput): Promise<ModelDetail> 
       include: modelInclude,
     });
     await notify(tx, Channel.catalogChanged);
+    const changes = diff(row, updated, PRICE_FIELDS);
+    await recordAudit(tx, { workspaceId: null, actor, action: "model.price", target: { type: "model", id: p.model }, changes });
     return toModelDetail(updated, false);
   });
 }

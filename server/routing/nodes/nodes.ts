@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ZModelCard, type ModelCard } from "../catalog/model-card";
 import { importModelCards } from "../catalog/import-catalog";
+import { diff, recordAudit, type AuditActor, type AuditChanges } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
@@ -9,7 +10,7 @@ import { errors, GatewayError } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
 import { nodeBaseUrl, WIRES, type Wire } from "../../providers/wire";
-import { nodeInclude, toNodeView, type NodeView } from "./node-view";
+import { nodeInclude, toNodeView, type NodeRow, type NodeView } from "./node-view";
 import { open, seal } from "../../infra/secret-box";
 
 export const ZAddNodeInput = z.object({
@@ -34,6 +35,16 @@ export const ZAddNodeInput = z.object({
   discover: z.boolean().default(true),
 });
 export type AddNodeInput = z.input<typeof ZAddNodeInput>;
+/**
+ * What a node's audit events compare. Nodes are the gateway's, not a workspace's: their events
+ * have no workspace. The upstream key is compared sealed (a new key is a change) and never shown.
+ */
+export function nodeChanges(before: NodeRow | null, after: NodeRow | null): AuditChanges {
+  const fields = (r: NodeRow | null) =>
+    r && { name: r.name, url: r.baseUrl, wire: r.wire, city: r.city, country: r.country, weight: r.weight, enabled: r.enabled, models: r.models.map((m) => m.modelId), api_key: r.apiKeyEncrypted };
+  return diff(fields(before), fields(after), ["name", "url", "wire", "city", "country", "weight", "enabled", "models"], ["api_key"]);
+}
+
 export type AddedNode = { node: NodeView; discovered: number; importedModels: string[]; discoveryError?: string };
 
 /**
@@ -67,7 +78,7 @@ async function discover(url: string, apiKey: string | null, wire: Wire): Promise
  * Anthropic or Gemini node's list becomes, unpriced) join the catalog; other upstream models are linked when a catalog model has the same id, or through
  * the explicit `models` map.
  */
-export async function addNode(input: AddNodeInput): Promise<AddedNode> {
+export async function addNode(input: AddNodeInput, actor?: AuditActor): Promise<AddedNode> {
   const data = ZAddNodeInput.parse(input);
   if (await db.node.findUnique({ where: { name: data.name }, select: { id: true } })) {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
@@ -103,6 +114,7 @@ export async function addNode(input: AddNodeInput): Promise<AddedNode> {
       include: nodeInclude,
     });
     await notify(tx, Channel.nodesChanged, row.id);
+    await recordAudit(tx, { workspaceId: null, actor, action: "node.add", target: { type: "node", id: row.id }, changes: nodeChanges(null, row) });
     return { node: toNodeView(row), discovered: found.models.length, importedModels, discoveryError: found.error };
   });
 }
@@ -112,12 +124,13 @@ export async function listNodes(): Promise<NodeView[]> {
   return rows.map(toNodeView);
 }
 
-export async function removeNode(id: string): Promise<NodeView> {
+export async function removeNode(id: string, actor?: AuditActor): Promise<NodeView> {
   return db.$transaction(async (tx) => {
     const row = await tx.node.findUnique({ where: { id }, include: nodeInclude });
     if (!row) throw errors.notFound(`No node with id ${id}`, "node_not_found");
     await tx.node.delete({ where: { id } });
     await notify(tx, Channel.nodesChanged, id);
+    await recordAudit(tx, { workspaceId: null, actor, action: "node.remove", target: { type: "node", id }, changes: nodeChanges(row, null) });
     return toNodeView(row);
   });
 }

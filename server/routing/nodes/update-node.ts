@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { ZModelCard } from "../catalog/model-card";
 import { importModelCards } from "../catalog/import-catalog";
+import { recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
@@ -12,7 +13,7 @@ import { listNodeModels, type UpstreamModel } from "../../providers/model-lists"
 import { nodeBaseUrl, type Wire } from "../../providers/wire";
 import { checkNode } from "./health-check";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
-import { ZAddNodeInput } from "./nodes";
+import { nodeChanges, ZAddNodeInput } from "./nodes";
 import { open, seal } from "../../infra/secret-box";
 
 const fields = ZAddNodeInput.shape;
@@ -38,7 +39,7 @@ async function listAt(url: string, apiKey: string | null, wire: Wire): Promise<U
   }
 }
 
-export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
+export async function updateNode(input: UpdateNodeInput, actor?: AuditActor): Promise<NodeView> {
   const data = ZUpdateNodeInput.parse(input);
   const current = await db.node.findUnique({ where: { id: data.id }, include: nodeInclude });
   if (!current) throw errors.notFound(`No node with id ${data.id}`, "node_not_found");
@@ -86,6 +87,7 @@ export async function updateNode(input: UpdateNodeInput): Promise<NodeView> {
     });
     // Every gateway process reloads its routable nodes and catalog on this notification.
     await notify(tx, Channel.nodesChanged, current.id);
+    await recordAudit(tx, { workspaceId: null, actor, action: "node.update", target: { type: "node", id: current.id }, changes: nodeChanges(current, updated) });
     return updated;
   });
   if (moved || (data.enabled && !current.enabled)) await refreshHealth(row.id);

@@ -2,6 +2,7 @@ import { billingLedger, billingOverview, ZBillingOverview, ZLedgerInput, ZLedger
 import { addCredits, ZAddCreditsInput } from "../../ledger/add-credits";
 import { ZWorkspaceView } from "../../identity/workspaces/workspace-view";
 import { z } from "zod";
+import { userActor } from "../../audit/actor";
 import { creditsHelp, DEFAULT_CREDITS_HELP, setCreditsHelp, ZCreditsHelp } from "../../ledger/credits-help";
 import { operatorProcedure, router, sessionProcedure, workspaceProcedure } from "../init";
 
@@ -21,7 +22,7 @@ export const billingRouter = router({
   addCredits: operatorProcedure
     .input(ZAddCreditsInput.omit({ createdById: true }))
     .output(ZWorkspaceView)
-    .mutation(({ ctx, input }) => addCredits({ ...input, createdById: ctx.user.id })),
+    .mutation(({ ctx, input }) => addCredits({ ...input, createdById: ctx.user.id }, userActor(ctx.user))),
   /** What the install tells its users about getting credits (the operator's text, or the default). */
   creditsHelp: sessionProcedure
     .output(z.object({ text: z.string().nullable(), defaultText: z.string() }))
@@ -30,5 +31,5 @@ export const billingRouter = router({
   setCreditsHelp: operatorProcedure
     .input(z.object({ text: ZCreditsHelp }))
     .output(z.object({ text: z.string().nullable() }))
-    .mutation(async ({ input }) => ({ text: await setCreditsHelp(input.text) })),
+    .mutation(async ({ ctx, input }) => ({ text: await setCreditsHelp(input.text, userActor(ctx.user)) })),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userActor } from "../../audit/actor";
 import { db } from "../../infra/db/client";
 import { createKey, ZCreateKeyInput } from "../../identity/keys/create-key";
 import { ZKeyView } from "../../identity/keys/key-view";
@@ -24,7 +25,7 @@ export const keysRouter = router({
     .mutation(({ ctx, input }) => {
       // A plan's limits replace the workspace's defaults: only those who manage keys choose it.
       if (input.planId && !can(ctx.principal.role, "keys.manage")) throw errors.permissionDenied("Only owners and admins may put a key on a plan.");
-      return db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId }));
+      return db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId }, userActor(ctx.user)));
     }),
 
   /** Owners and admins revoke any key of the workspace; members only the keys they created. */
@@ -33,12 +34,12 @@ export const keysRouter = router({
     .output(ZKeyView)
     .mutation(({ ctx, input }) => {
       const p = ctx.principal;
-      return revokeKey(input.id, p.workspaceId, can(p.role, "keys.manage") ? undefined : p.userId);
+      return revokeKey(input.id, p.workspaceId, can(p.role, "keys.manage") ? undefined : p.userId, userActor(ctx.user));
     }),
 
   /** Owners and admins put a key on a plan (null: the workspace's defaults). */
   setPlan: workspaceProcedure("keys.manage")
     .input(z.object({ id: z.string().min(1), planId: z.string().min(1).nullable() }))
     .output(ZKeyView)
-    .mutation(({ ctx, input }) => setKeyPlan(ctx.principal.workspaceId, input.id, input.planId)),
+    .mutation(({ ctx, input }) => setKeyPlan(ctx.principal.workspaceId, input.id, input.planId, userActor(ctx.user))),
 });

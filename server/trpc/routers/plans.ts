@@ -1,6 +1,7 @@
 // Plans, their sessions, the identity providers a workspace trusts, and what subjects and keys
 // have left of their budgets. Everyone in the workspace sees them; owners and admins change them.
 import { z } from "zod";
+import { userActor } from "../../audit/actor";
 import { createPlan, deletePlan, listPlans, updatePlan, ZPlanFields, ZPlanPatch } from "../../identity/plans/manage-plans";
 import { ZPlanView } from "../../identity/plans/plan-view";
 import { aliveSessionCounts, listSessions, revokeSession, revokeSubject, ZSessionFilter } from "../../identity/sessions/manage-sessions";
@@ -22,15 +23,15 @@ export const plansRouter = router({
   create: workspaceProcedure("plans.manage")
     .input(ZPlanFields)
     .output(ZPlanView)
-    .mutation(({ ctx, input }) => createPlan(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => createPlan(ctx.principal.workspaceId, input, userActor(ctx.user))),
   update: workspaceProcedure("plans.manage")
     .input(ZPlanPatch.extend({ id: z.string().min(1) }))
     .output(ZPlanView)
-    .mutation(({ ctx, input: { id, ...patch } }) => updatePlan(ctx.principal.workspaceId, id, patch)),
+    .mutation(({ ctx, input: { id, ...patch } }) => updatePlan(ctx.principal.workspaceId, id, patch, userActor(ctx.user))),
   delete: workspaceProcedure("plans.manage")
     .input(ZId)
     .output(z.object({ object: z.literal("plan.deleted"), id: z.string(), deleted: z.literal(true) }))
-    .mutation(({ ctx, input }) => deletePlan(ctx.principal.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => deletePlan(ctx.principal.workspaceId, input.id, userActor(ctx.user))),
 
   sessions: workspaceProcedure("workspace.view")
     .input(ZSessionFilter)
@@ -51,11 +52,11 @@ export const plansRouter = router({
   addIssuer: workspaceProcedure("plans.manage")
     .input(ZIssuerInput)
     .output(ZIssuerView)
-    .mutation(({ ctx, input }) => addIssuer(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => addIssuer(ctx.principal.workspaceId, input, userActor(ctx.user))),
   removeIssuer: workspaceProcedure("plans.manage")
     .input(ZId)
     .output(z.object({ object: z.literal("trusted_issuer.deleted"), id: z.string(), deleted: z.literal(true) }))
-    .mutation(({ ctx, input }) => removeIssuer(ctx.principal.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => removeIssuer(ctx.principal.workspaceId, input.id, userActor(ctx.user))),
 
   /** Spend caps of keys and subjects today and this month, with what is left. */
   budgets: workspaceProcedure("workspace.view")

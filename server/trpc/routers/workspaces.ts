@@ -1,6 +1,7 @@
 // Workspaces and their members. Every rule (who may rename, invite, change roles, remove; the
 // last owner) is enforced here and in the services, never only by what the dashboard shows.
 import { z } from "zod";
+import { userActor } from "../../audit/actor";
 import { acceptInvitation, previewInvitation, ZAcceptedInvitation, ZInvitationPreview, ZInvitationTokenInput } from "../../identity/workspaces/accept-invitation";
 import { changeMemberRole, ZChangedMember, ZChangeRoleInput } from "../../identity/workspaces/change-member-role";
 import { createInvitation, ZCreatedInvitation, ZCreateInvitationInput } from "../../identity/workspaces/create-invitation";
@@ -36,7 +37,7 @@ export const workspacesRouter = router({
   rename: workspaceProcedure("workspace.rename")
     .input(ZRenameWorkspaceInput)
     .output(ZRenamedWorkspace)
-    .mutation(({ ctx, input }) => renameWorkspace(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => renameWorkspace(ctx.principal.workspaceId, input, userActor(ctx.user))),
 
   members: workspaceProcedure("workspace.view")
     .output(z.array(ZMember))
@@ -45,23 +46,23 @@ export const workspacesRouter = router({
   changeRole: workspaceProcedure("members.manage")
     .input(ZChangeRoleInput)
     .output(ZChangedMember)
-    .mutation(({ ctx, input }) => changeMemberRole(ctx.principal.workspaceId, ctx.principal.userId, input)),
+    .mutation(({ ctx, input }) => changeMemberRole(ctx.principal.workspaceId, ctx.principal.userId, input, userActor(ctx.user))),
 
   /** Removing someone needs `members.manage`; removing yourself (leaving) is open to every role. */
   removeMember: workspaceProcedure("workspace.view")
     .input(ZRemoveMemberInput)
     .output(ZRemovedMember)
-    .mutation(({ ctx, input }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, input)),
+    .mutation(({ ctx, input }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, input, userActor(ctx.user))),
 
   leave: workspaceProcedure("workspace.view")
     .output(ZRemovedMember)
-    .mutation(({ ctx }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, { userId: ctx.principal.userId })),
+    .mutation(({ ctx }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, { userId: ctx.principal.userId }, userActor(ctx.user))),
 
   invite: workspaceProcedure("members.manage")
     .input(ZCreateInvitationInput)
     .output(ZCreatedInvitation)
     .mutation(({ ctx, input }) =>
-      createInvitation({ ...ctx.principal, name: ctx.user.name, email: ctx.user.email }, input),
+      createInvitation({ ...ctx.principal, name: ctx.user.name, email: ctx.user.email }, input, userActor(ctx.user)),
     ),
 
   invitations: workspaceProcedure("members.manage")
@@ -71,7 +72,7 @@ export const workspacesRouter = router({
   revokeInvitation: workspaceProcedure("members.manage")
     .input(ZRevokeInvitationInput)
     .output(z.object({ id: z.string() }))
-    .mutation(({ ctx, input }) => revokeInvitation(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => revokeInvitation(ctx.principal.workspaceId, input, userActor(ctx.user))),
 
   /** Public: the accept page shows the workspace and role before anyone signs in. */
   invitationPreview: publicProcedure

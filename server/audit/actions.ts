@@ -1,0 +1,35 @@
+// Every action the audit log records, with what its `changes` hold; docs/AUDIT.md lists them for
+// readers. An action is `<target type>.<verb>`, so a filter by prefix ("key.") finds one kind of
+// target. A new kind of change adds its name here first: recordAudit takes only these.
+export const AUDIT_ACTIONS = {
+  "key.create": "An API key was created: name, plan, spend limit, expiry, permissions, models (never its secret).",
+  "key.update": "A key was put on another plan (or none): plan.",
+  "key.revoke": "A key was revoked: revoked_at.",
+  "member.role_change": "A member's role changed: role.",
+  "member.remove": "A member was removed (or left: `left` is true); their keys were revoked with them.",
+  "invitation.create": "An invitation was made: role, email, expires_at (never the link's token).",
+  "invitation.revoke": "A pending invitation was withdrawn.",
+  "plan.create": "A plan was created: its fields.",
+  "plan.update": "A plan changed: the fields that changed.",
+  "plan.delete": "A plan was deleted: its fields before.",
+  "issuer.add": "An OIDC issuer became trusted: issuer, jwks_url, audience, claims, default plan.",
+  "issuer.remove": "A trusted issuer was removed: its fields before.",
+  "workspace.rename": "The workspace was renamed: name.",
+  "workspace.limits": "The workspace's default limits changed: rpm, tpm, concurrency.",
+  "credits.add": "Credits were added: amount, note, balance.",
+  "node.add": "(gateway-wide) A node was added: name, url, wire, region, weight, api_key as [secret].",
+  "node.update": "(gateway-wide) A node changed: the fields that changed, api_key as [secret].",
+  "node.remove": "(gateway-wide) A node was removed: its fields before.",
+  "model.price": "(gateway-wide) A model was priced: the prices per 1M tokens that changed.",
+  "settings.credits_help": "(gateway-wide) The text about getting credits changed: text.",
+  // Reserved for the workspace's webhooks and payload capture settings: their services record
+  // these when they are added (the signing secret as [secret], never its value).
+  "webhook.create": "A webhook was registered: url, events, threshold, secret as [secret].",
+  "webhook.update": "A webhook changed: the fields that changed.",
+  "webhook.delete": "A webhook was removed: its fields before.",
+  "webhook.rotate_secret": "A webhook's signing secret was replaced: secret as [secret].",
+  "capture.update": "Payload capture settings changed (workspace or key): enabled, redaction patterns, size cap.",
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
