@@ -107,7 +107,12 @@ export async function updateWebhook(workspaceId: string, patch: z.input<typeof Z
     balance_below: d.balance_below === undefined ? current.balanceBelow?.toString() ?? null : d.balance_below,
     spend_share: d.spend_share === undefined ? (current.spendShare === null ? null : Number(current.spendShare)) : d.spend_share,
   };
-  ZWebhookInput.parse({ url: d.url ?? current.url, ...merged });
+  // The change must leave a valid webhook (balance.low keeps its threshold): a 400 naming the field otherwise.
+  const whole = ZWebhookInput.safeParse({ url: d.url ?? current.url, ...merged });
+  if (!whole.success) {
+    const issue = whole.error.issues[0]!;
+    throw errors.invalidRequest(`${issue.message}.`, String(issue.path[0] ?? "events"), "invalid_value");
+  }
   if (d.url !== undefined) assertOutboundUrlAllowed(d.url, "url");
   const row = await db.webhook.update({
     where: { id },
