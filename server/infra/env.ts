@@ -198,6 +198,8 @@ export const EnvSchema = z.object({
   /** Traces over OTLP/HTTP (docs/OPERATIONS.md): on when set, e.g. http://localhost:4318; the standard OTEL_* variables apply. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  /** The request log as OTLP log records (docs/OPERATIONS.md); on with OTEL_EXPORTER_OTLP_ENDPOINT too. */
+  OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: z.string().url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default("model-gateway"),
 });
 

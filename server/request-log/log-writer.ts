@@ -7,6 +7,7 @@ import { writeQueryable } from "../infra/db/write-pool";
 import { env } from "../infra/env";
 import type { Segment, Spool } from "../infra/spool/spool";
 import { logFor } from "../infra/telemetry/log";
+import { exportLogRecord, logExportOn } from "../infra/telemetry/log-export";
 import { INSERT_SQL, insertParams, type RequestLogRow } from "./log-row";
 
 const log = logFor("request-log");
@@ -29,6 +30,7 @@ export class RequestLogWriter {
   }
 
   record(row: RequestLogRow): void {
+    if (logExportOn()) exportRow(row);
     let segment: Segment | null = null;
     try {
       segment = this.spool?.append(row) ?? null;
@@ -79,6 +81,17 @@ export class RequestLogWriter {
     this.queue.splice(0, batch.length);
     for (const q of batch) if (q.segment) this.spool?.committed(q.segment);
   }
+}
+
+/** A row as an OpenTelemetry log record: its fields as attributes (`gateway.*`), tags as `gateway.tag.<key>`. */
+function exportRow(row: RequestLogRow): void {
+  const attributes: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value === null || key === "tags" || key === "createdAt") continue;
+    attributes[`gateway.${key}`] = value as string | number | boolean;
+  }
+  for (const [key, value] of Object.entries(row.tags ?? {})) attributes[`gateway.tag.${key}`] = value;
+  exportLogRecord(`${row.method} ${row.route} ${row.status}`, attributes, new Date(row.createdAt));
 }
 
 const state = globalThis as unknown as { gatewayRequestLog?: RequestLogWriter };

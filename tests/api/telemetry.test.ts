@@ -199,7 +199,7 @@ describe("traces", () => {
     const port = await freePort();
     await new Promise<void>((resolve) => collector.listen(port, "127.0.0.1", resolve));
     const traced = await startGatewayInstance({
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: "100", OTEL_SERVICE_NAME: "gateway-under-test" },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: "100", OTEL_BLRP_SCHEDULE_DELAY: "100", OTEL_SERVICE_NAME: "gateway-under-test" },
     });
     try {
       const { secret } = await newWorkspace("5");
@@ -210,8 +210,13 @@ describe("traces", () => {
       const expected = [requestId, "gateway-under-test", "POST /v1/chat/completions", "authenticate", "usage write", "gen_ai.usage.output_tokens", '"kind":3'];
       const all = () => received.map((r) => r.body).join("\n");
       for (let i = 0; i < 100 && !expected.every((t) => all().includes(t)); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(new Set(received.map((r) => r.path))).toEqual(new Set(["/v1/traces"]));
       for (const text of expected) expect(all()).toContain(text);
+      // The request log's row goes out too, as a log record with the request's id.
+      const logs = () => received.filter((r) => r.path === "/v1/logs").map((r) => r.body).join("\n");
+      for (let i = 0; i < 100 && !logs().includes(requestId); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(new Set(received.map((r) => r.path))).toEqual(new Set(["/v1/traces", "/v1/logs"]));
+      expect(logs()).toContain(requestId);
+      expect(logs()).toContain("POST /v1/chat/completions 200");
     } finally {
       await traced.stop();
       collector.close();

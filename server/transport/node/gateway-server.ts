@@ -233,11 +233,12 @@ async function serve(): Promise<void> {
 
 /** Metrics, traces and logs of a serving process. */
 async function loadTelemetry() {
-  const [{ registerCollectors }, { metrics }, { listenForMetrics }, tracing, { serveMetrics }, { logger }, instance] = await Promise.all([
+  const [{ registerCollectors }, { metrics }, { listenForMetrics }, tracing, logExport, { serveMetrics }, { logger }, instance] = await Promise.all([
     import("../../telemetry-collectors"),
     import("../../infra/telemetry/metrics"),
     import("../../infra/telemetry/metrics-port"),
     import("../../infra/telemetry/tracing"),
+    import("../../infra/telemetry/log-export"),
     import("./metrics-endpoint"),
     import("../../infra/telemetry/log"),
     import("../../infra/telemetry/instance-metrics"),
@@ -251,6 +252,7 @@ async function loadTelemetry() {
       metrics();
       registerCollectors();
       await tracing.startTracing();
+      await logExport.startLogExport();
       if (!group) return instance.answerFirstProcess();
       // The first process gathers every process's figures: for METRICS_PORT, and for a process asked on /metrics.
       instance.gatherFrom(() => group.others());
@@ -258,6 +260,7 @@ async function loadTelemetry() {
     },
     async stop() {
       await tracing.stopTracing();
+      await logExport.stopLogExport();
       log.flush();
     },
   };
