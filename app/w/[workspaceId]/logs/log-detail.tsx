@@ -34,7 +34,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function Timings({ e }: { e: LogEntry }) {
   const overhead = overheadMs(e);
   return (
-    <dl className="text-sm" aria-label="Timings">
+    <dl className="text-sm">
       <Field label="Total">{formatMs(e.duration_ms)}</Field>
       <Field label="Upstream">{e.upstream_ms === null ? "— (no node was called)" : formatMs(e.upstream_ms)}</Field>
       <Field label="First byte">{formatMs(e.first_byte_ms)}</Field>

@@ -53,8 +53,8 @@ export function LogsTable({ filter, keys, onOpen }: { filter: LogListInput; keys
               <StatusBadge status={e.status} code={e.error_code} />
             </Td>
             <Td>
-              <code className="text-xs">
-                {e.method} {e.route}
+              <code className="text-xs" title={`${e.method} ${e.route}`}>
+                {e.route}
               </code>
             </Td>
             <Td>

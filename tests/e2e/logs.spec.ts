@@ -1,0 +1,107 @@
+// The Logs page as a workspace's owner sees it: a served call and a refused one both listed newest
+// first; the 4xx filter (kept in the URL across a reload) leaves the refused one; a row's side
+// panel shows its fields and timings (total, upstream, first byte, gateway overhead) and says the
+// bodies were not captured; a chat call, served or refused, offers "Open in playground" with its model.
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import OpenAI from "openai";
+import { db } from "../../server/infra/db/client";
+import { createWorkspace } from "../../server/onboarding/create-workspace";
+import { listLogs } from "../../server/request-log/list-logs";
+import { person, screenshot, signUp, url, visit, watchConsole } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+const MODEL = "local-chat-sim";
+let context: BrowserContext;
+let page: Page;
+let consoleWatch: ReturnType<typeof watchConsole>;
+let workspaceId = "";
+let served = "";
+let refused = "";
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  consoleWatch = watchConsole(page);
+  const who = person("Logger");
+  await signUp(page, who);
+  await expect(page).toHaveURL(/\/workspaces\/new$/);
+  const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
+  const { workspace, apiKey } = await createWorkspace({ name: "Logged workspace", credits: "5", ownerUserId: user.id, withKey: true });
+  workspaceId = workspace.id;
+  const openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: apiKey!.secret, maxRetries: 0 });
+  const ok = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hello" }] }, { headers: { "x-gateway-tags": "team=e2e" } }).withResponse();
+  served = ok.response.headers.get("x-request-id")!;
+  const no = await fetch(`${process.env.E2E_BASE_URL}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey!.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x" }] }),
+  });
+  expect(no.status).toBe(404);
+  refused = no.headers.get("x-request-id")!;
+  // The log's writer flushes behind the answers: wait for both rows before opening the page.
+  await expect.poll(async () => (await listLogs(workspaceId, {})).logs.length, { timeout: 10_000 }).toBe(2);
+});
+
+test.afterEach(() => consoleWatch.expectNone());
+test.afterAll(async () => {
+  await context.close();
+  await db.$disconnect();
+});
+
+const row = (id: string) => page.locator(`tr[data-request-id="${id}"]`);
+const panel = () => page.getByRole("dialog", { name: "Request details" });
+
+test("both calls are listed newest first; the 4xx filter, kept in the URL, leaves the refused one", async ({}, info) => {
+  await visit(page, url(`/w/${workspaceId}/logs`));
+  await expect(page.getByRole("heading", { level: 1, name: "Logs" })).toBeVisible();
+  const rows = page.locator("tr[data-request-id]");
+  await expect(rows).toHaveCount(2);
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-request-id")))).toEqual([refused, served]);
+  await expect(row(served)).toContainText("200");
+  await expect(row(served)).toContainText("team=e2e");
+  await expect(row(refused)).toContainText("404");
+  await expect(row(refused)).toContainText("model_not_found");
+
+  await page.getByLabel("Status").selectOption("4xx");
+  await expect(page).toHaveURL(/[?&]status=4xx/);
+  await expect(rows).toHaveCount(1);
+  await expect(row(refused)).toBeVisible();
+  await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(page.getByLabel("Status")).toHaveValue("4xx");
+  await expect(rows).toHaveCount(1);
+  await expect(row(refused)).toBeVisible();
+  await screenshot(page, "logs-4xx", info);
+});
+
+test("a refused row's panel shows its fields and timings, and that bodies were not captured", async ({}, info) => {
+  await row(refused).getByRole("button").click();
+  await expect(panel()).toBeVisible();
+  await expect(panel()).toContainText(refused);
+  await expect(panel()).toContainText("model_not_found");
+  await expect(panel()).toContainText("no-such-model");
+  const timings = panel().getByRole("region", { name: "Timings" });
+  await expect(timings).toContainText(/Total\s*\d[\d,]* ms/);
+  await expect(timings).toContainText(/Upstream\s*— \(no node was called\)/);
+  await expect(timings).toContainText("Gateway overhead");
+  await expect(panel()).toContainText("bodies are not captured");
+  await expect(panel().getByRole("link", { name: "Open in playground" })).toHaveAttribute("href", `/w/${workspaceId}/playground?model=no-such-model`);
+  await screenshot(page, "logs-detail-refused", info);
+  await page.keyboard.press("Escape");
+  await expect(panel()).toBeHidden();
+});
+
+test("a served chat call's panel gives upstream, first byte and the gateway's overhead, and opens the playground with its model", async ({}, info) => {
+  await page.getByLabel("Status").selectOption("2xx");
+  await expect(page.locator("tr[data-request-id]")).toHaveCount(1);
+  await row(served).getByRole("button").click();
+  const timings = panel().getByRole("region", { name: "Timings" });
+  for (const label of ["Total", "Upstream", "First byte"]) await expect(timings).toContainText(new RegExp(`${label}\\s*\\d[\\d,]* ms`));
+  await expect(timings).toContainText(/Gateway overhead\s*\d[\d,]* ms \(total − upstream\)/);
+  await expect(panel()).toContainText("team=e2e");
+  await expect(panel().getByRole("link", { name: "Open in playground" })).toHaveAttribute("href", `/w/${workspaceId}/playground?model=${MODEL}`);
+  await screenshot(page, "logs-detail-served", info);
+  await panel().getByRole("button", { name: "Close" }).click();
+  await expect(panel()).toBeHidden();
+});
