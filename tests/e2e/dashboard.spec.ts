@@ -106,6 +106,20 @@ test("a key created on the keys page calls /v1/chat/completions; the call shows 
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await expect(page.locator(".recharts-bar-rectangle, .recharts-area-area").first()).toBeVisible();
   await screenshot(page, "usage", info);
+
+  // Tagged calls: the usage page groups their cost by a tag key and filters by a tag.
+  await openai.chat.completions.create({ model: "local-chat-sim", messages: [{ role: "user", content: "a" }] }, { headers: { "x-gateway-tags": "team=ads" } });
+  await openai.chat.completions.create({ model: "local-chat-sim", messages: [{ role: "user", content: "b" }] }, { headers: { "x-gateway-tags": "team=search" } });
+  await visit(page, ws("usage?group=team"));
+  const groups = page.getByTestId("tag-group");
+  await expect(groups).toHaveCount(3); // ads, search, and the first call without the tag
+  await expect(groups.filter({ hasText: "ads" })).toContainText("1");
+  await expect(groups.filter({ hasText: "(no team)" })).toBeVisible();
+  await page.getByLabel("Tag", { exact: true }).fill("team=search");
+  await page.getByLabel("Tag", { exact: true }).press("Enter");
+  await expect(groups).toHaveCount(1);
+  await expect(groups.first()).toContainText("search");
+  await screenshot(page, "usage-by-tag", info);
 });
 
 test("a second user invited by link joins as member, and the server refuses them an admin action", async ({ browser }, info) => {

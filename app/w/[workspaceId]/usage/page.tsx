@@ -1,10 +1,12 @@
 "use client";
-// Usage: totals, charts per day and per model, the recent requests and a CSV export, for a key,
-// a plan, an end user (subject) and a range of UTC days, all kept in the URL.
+// Usage: totals, charts per day and per model, the cost per value of a tag key, the recent
+// requests and a CSV export, for a key, a plan, an end user (subject), a tag and a range of UTC
+// days, all kept in the URL.
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
-import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
+import { Card, EmptyState, ErrorState, Loading, PageHeader, Table, Td } from "@/app/_components/ui";
+import type { UsageSummary } from "@/server/ledger/usage/usage-summary";
 import { formatCount, formatUsd } from "./format";
 import { RecentRequests } from "./recent-requests";
 import { UsageCharts } from "./usage-charts";
@@ -22,6 +24,25 @@ function Total({ label, value, title }: { label: string; value: string; title?: 
   );
 }
 
+function TagGroups({ tagKey, groups }: { tagKey: string; groups: NonNullable<UsageSummary["tagGroups"]> }) {
+  return (
+    <Card title={`Cost by ${tagKey}`}>
+      <Table caption={`Cost by tag ${tagKey}`} head={[tagKey, "Cost", "Requests", "Tokens"]}>
+        {groups.map((g) => (
+          <tr key={g.value ?? ""} data-testid="tag-group">
+            <Td>{g.value ?? <span className="text-slate-500">(no {tagKey})</span>}</Td>
+            <Td>
+              <span title={`${g.cost} USD`}>{formatUsd(g.cost)}</span>
+            </Td>
+            <Td>{formatCount(g.requests)}</Td>
+            <Td>{formatCount(g.inputTokens + g.outputTokens)}</Td>
+          </tr>
+        ))}
+      </Table>
+    </Card>
+  );
+}
+
 export default function UsagePage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
@@ -29,13 +50,14 @@ export default function UsagePage() {
   const input = toInput(filter);
   const keys = useQuery(trpc.keys.list.queryOptions());
   const plans = useQuery(trpc.plans.list.queryOptions());
-  const summary = useQuery(trpc.usage.summary.queryOptions(input));
+  const summary = useQuery(trpc.usage.summary.queryOptions({ ...input, ...(filter.groupByTag && { groupByTag: filter.groupByTag }) }));
   const exportParams = new URLSearchParams({ workspaceId: workspace.id });
   if (input.from) exportParams.set("from", input.from);
   if (input.to) exportParams.set("to", input.to);
   if (input.apiKeyId) exportParams.set("keyId", input.apiKeyId);
   if (input.planId) exportParams.set("planId", input.planId);
   if (input.subject) exportParams.set("subject", input.subject);
+  if (input.tag) exportParams.set("tag", input.tag);
 
   return (
     <div className="flex flex-col gap-6">
@@ -82,6 +104,7 @@ export default function UsagePage() {
           ) : (
             <UsageCharts summary={summary.data} />
           )}
+          {summary.data.tagGroups ? <TagGroups tagKey={filter.groupByTag} groups={summary.data.tagGroups} /> : null}
         </>
       )}
       <section aria-labelledby="recent-requests-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -90,7 +113,7 @@ export default function UsagePage() {
         </h2>
         <RecentRequests key={JSON.stringify(input)} filter={input} onSubject={(subject) => setFilter({ ...filter, subject })} />
         <p className="mt-3 text-xs text-slate-500">
-          Only billed (successful) calls are recorded, so every request listed succeeded; refused and failed calls cost nothing and are not shown.
+          Only billed (successful) calls are listed here; refused and failed calls cost nothing and are on the Logs page.
         </p>
       </section>
     </div>

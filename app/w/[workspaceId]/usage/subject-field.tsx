@@ -1,12 +1,16 @@
 "use client";
-// The subject filter: typed freely, applied half a second after typing stops, or at once on Enter
-// or when the field is left (a query per keystroke would only be thrown away).
+// A text filter (the subject, a tag): typed freely, applied half a second after typing stops, or
+// at once on Enter or when the field is left (a query per keystroke would only be thrown away).
 import { useEffect, useRef, useState } from "react";
 import { TextField } from "@/app/_components/ui";
 
 const SETTLE_MS = 500;
 
-export function SubjectField({ value, onChange }: { value: string; onChange: (subject: string) => void }) {
+type Field = { label: string; hint: string; placeholder: string; maxLength: number };
+
+const SUBJECT: Field = { label: "Subject", hint: "Exact end-user id of session tokens.", placeholder: "any end user", maxLength: 256 };
+
+export function SubjectField({ value, onChange, field = SUBJECT }: { value: string; onChange: (value: string) => void; field?: Field }) {
   const [draft, setDraft] = useState(value);
   const [shown, setShown] = useState(value);
   // The URL changed under the field (another filter reset it, back/forward): show the new value.
@@ -28,9 +32,9 @@ export function SubjectField({ value, onChange }: { value: string; onChange: (su
   };
   return (
     <TextField
-      label="Subject"
+      label={field.label}
       type="search"
-      maxLength={256}
+      maxLength={field.maxLength}
       value={draft}
       onChange={(e) => setDraft(e.target.value)}
       onBlur={commit}
@@ -40,8 +44,8 @@ export function SubjectField({ value, onChange }: { value: string; onChange: (su
           commit();
         }
       }}
-      placeholder="any end user"
-      hint="Exact end-user id of session tokens."
+      placeholder={field.placeholder}
+      hint={field.hint}
     />
   );
 }

@@ -1,12 +1,15 @@
 "use client";
-// Key, plan, end user and date range of the usage page. Empty dates mean the server's default:
+// Key, plan, end user, tag, grouping by a tag key and date range of the usage page. Empty dates mean the server's default:
 // the last 30 UTC days.
 import type { KeyView } from "@/server/identity/keys/key-view";
 import { SelectField, TextField } from "@/app/_components/ui";
 import { SubjectField } from "./subject-field";
 import type { UsageFilterState } from "./use-usage-filter";
 
-export type UsageFilterInput = { apiKeyId?: string; planId?: string; subject?: string; from?: string; to?: string };
+export type UsageFilterInput = { apiKeyId?: string; planId?: string; subject?: string; tag?: string; from?: string; to?: string };
+
+const TAG = { label: "Tag", hint: "key=value, or key for any value.", placeholder: "team=search", maxLength: 200 };
+const GROUP = { label: "Group by tag", hint: "A tag key: cost per value (team, feature, customer).", placeholder: "team", maxLength: 64 };
 
 export function UsageFilters({
   value,
@@ -20,7 +23,7 @@ export function UsageFilters({
   plans: Array<{ id: string; name: string }>;
 }) {
   return (
-    <form role="search" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+    <form role="search" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <SelectField label="Key" value={value.apiKeyId} onChange={(e) => onChange({ ...value, apiKeyId: e.target.value })}>
         <option value="">All keys</option>
         {keys.map((k) => (
@@ -39,6 +42,8 @@ export function UsageFilters({
         {value.planId && !plans.some((p) => p.id === value.planId) ? <option value={value.planId}>{value.planId}</option> : null}
       </SelectField>
       <SubjectField value={value.subject} onChange={(subject) => onChange({ ...value, subject })} />
+      <SubjectField value={value.tag} onChange={(tag) => onChange({ ...value, tag })} field={TAG} />
+      <SubjectField value={value.groupByTag} onChange={(groupByTag) => onChange({ ...value, groupByTag })} field={GROUP} />
       <TextField label="From" type="date" value={value.from} max={value.to || undefined} onChange={(e) => onChange({ ...value, from: e.target.value })} hint="UTC day; empty: 30 days before To." />
       <TextField label="To" type="date" value={value.to} min={value.from || undefined} onChange={(e) => onChange({ ...value, to: e.target.value })} hint="UTC day, included; empty: today." />
     </form>
@@ -48,6 +53,6 @@ export function UsageFilters({
 /** The filter as procedure input: empty fields are left to the server's defaults. */
 export function toInput(f: UsageFilterState): UsageFilterInput {
   const input: UsageFilterInput = {};
-  for (const field of ["apiKeyId", "planId", "subject", "from", "to"] as const) if (f[field]) input[field] = f[field];
+  for (const field of ["apiKeyId", "planId", "subject", "tag", "from", "to"] as const) if (f[field]) input[field] = f[field];
   return input;
 }
