@@ -23,6 +23,7 @@ const NAV = [
   { href: "members", label: "Members" },
   { href: "settings", label: "Settings" },
   { href: "webhooks", label: "Webhooks" },
+  { href: "audit", label: "Audit log" },
   { href: "network", label: "Network status" },
 ];
 const OPERATOR_NAV = [
