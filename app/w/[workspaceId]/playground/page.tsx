@@ -1,5 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, TextareaField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
@@ -13,7 +14,10 @@ export default function PlaygroundPage() {
   const models = useQuery(trpc.models.list.queryOptions());
   const chatModels = (models.data?.data ?? []).filter((m) => m.type === "chat" && !m.deprecated);
   const [picked, setPicked] = useState("");
-  const model = picked || chatModels.find((m) => m.ready_now)?.id || chatModels[0]?.id || "";
+  // ?model= (the Logs page's "open in playground") picks a listed chat model.
+  const asked = useSearchParams().get("model");
+  const linked = chatModels.find((m) => m.id === asked)?.id;
+  const model = picked || linked || chatModels.find((m) => m.ready_now)?.id || chatModels[0]?.id || "";
   const [system, setSystem] = useState("");
   const [message, setMessage] = useState("");
   const { turns, busy, send, clear } = useChat();
