@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { cliActor } from "../../server/audit/actor";
 import { createWebhook, deleteWebhook, listWebhooks, ZWebhookInput, type WebhookView } from "../../server/alerts/webhooks";
 import { parse, required, type Command } from "./args";
 import { amount, checked, list } from "./flag-values";
@@ -30,7 +31,7 @@ export const webhookCommands: Record<string, Command> = {
     );
     return async () => {
       await requireWorkspace(args[0]!);
-      const webhook = await createWebhook(args[0]!, input);
+      const webhook = await createWebhook(args[0]!, input, cliActor());
       return {
         json: webhook,
         text: `Webhook ${webhook.id} -> ${webhook.url} (${webhook.events.join(", ")}).\nSigning secret (shown once): ${webhook.secret}`,
@@ -49,7 +50,7 @@ export const webhookCommands: Record<string, Command> = {
   "webhook remove": (argv) => {
     const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "WEBHOOK_ID"]);
     return async () => {
-      const removed = await deleteWebhook(args[0]!, args[1]!);
+      const removed = await deleteWebhook(args[0]!, args[1]!, cliActor());
       return { json: removed, text: `Removed webhook ${removed.id}.`, asJson: values.json };
     };
   },

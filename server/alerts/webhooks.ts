@@ -4,6 +4,7 @@
 // outbound guard, which checks the addresses the name resolves to at send time (deliver.ts). The
 // signing secret is stored sealed (infra/secret-box.ts) and shown once: on creation and rotation.
 import { z } from "zod";
+import { diff, recordAudit, type AuditActor } from "../audit/record";
 import { db } from "../infra/db/client";
 import { assertOutboundUrlAllowed } from "../infra/net/outbound-policy";
 import { open, seal } from "../infra/secret-box";
@@ -66,7 +67,18 @@ function toView(r: Row): WebhookView {
 
 const newSecret = () => `whsec_${randomBase62(32)}`;
 
-export async function createWebhook(workspaceId: string, input: z.input<typeof ZWebhookInput>): Promise<z.infer<typeof ZWebhookWithSecret>> {
+type Audited = { url: string; events: string[]; balanceBelow: unknown; spendShare: unknown; enabled: boolean; secretEncrypted: string };
+const AUDITED = ["url", "events", "balance_below", "spend_share", "enabled", "secret"] as const;
+const audited = (r: Audited | null) =>
+  r && { url: r.url, events: r.events, balance_below: r.balanceBelow, spend_share: r.spendShare, enabled: r.enabled, secret: r.secretEncrypted };
+
+/** The change in the audit log, by the API's field names (the secret only as "[secret]"). */
+function audit(workspaceId: string, actor: AuditActor | undefined, action: "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret", id: string, before: Audited | null, after: Audited | null) {
+  const changes = diff(audited(before), audited(after), AUDITED, ["secret"]);
+  return recordAudit(db, { workspaceId, actor, action, target: { type: "webhook", id }, changes });
+}
+
+export async function createWebhook(workspaceId: string, input: z.input<typeof ZWebhookInput>, actor?: AuditActor): Promise<z.infer<typeof ZWebhookWithSecret>> {
   const d = ZWebhookInput.parse(input);
   assertOutboundUrlAllowed(d.url, "url");
   const secret = newSecret();
@@ -83,6 +95,7 @@ export async function createWebhook(workspaceId: string, input: z.input<typeof Z
     },
   });
   forgetWebhooks(workspaceId);
+  await audit(workspaceId, actor, "webhook.create", row.id, null, row);
   return { ...toView(row), secret };
 }
 
@@ -99,7 +112,7 @@ async function own(workspaceId: string, id: string) {
   return row;
 }
 
-export async function updateWebhook(workspaceId: string, patch: z.input<typeof ZWebhookPatch>): Promise<WebhookView> {
+export async function updateWebhook(workspaceId: string, patch: z.input<typeof ZWebhookPatch>, actor?: AuditActor): Promise<WebhookView> {
   const { id, ...d } = ZWebhookPatch.parse(patch);
   const current = await own(workspaceId, id);
   const merged = {
@@ -119,21 +132,24 @@ export async function updateWebhook(workspaceId: string, patch: z.input<typeof Z
     data: { url: d.url, events: d.events, balanceBelow: d.balance_below, spendShare: d.spend_share, enabled: d.enabled },
   });
   forgetWebhooks(workspaceId);
+  await audit(workspaceId, actor, "webhook.update", id, current, row);
   return toView(row);
 }
 
-export async function deleteWebhook(workspaceId: string, id: string): Promise<{ object: "webhook.deleted"; id: string; deleted: true }> {
-  await own(workspaceId, id);
+export async function deleteWebhook(workspaceId: string, id: string, actor?: AuditActor): Promise<{ object: "webhook.deleted"; id: string; deleted: true }> {
+  const current = await own(workspaceId, id);
   await db.webhook.delete({ where: { id } });
   forgetWebhooks(workspaceId);
+  await audit(workspaceId, actor, "webhook.delete", id, current, null);
   return { object: "webhook.deleted", id, deleted: true };
 }
 
 /** A new signing secret (the old one stops signing at once); answered once. */
-export async function rotateWebhookSecret(workspaceId: string, id: string): Promise<z.infer<typeof ZWebhookWithSecret>> {
-  await own(workspaceId, id);
+export async function rotateWebhookSecret(workspaceId: string, id: string, actor?: AuditActor): Promise<z.infer<typeof ZWebhookWithSecret>> {
+  const current = await own(workspaceId, id);
   const secret = newSecret();
   const row = await db.webhook.update({ where: { id }, data: { secretEncrypted: seal(secret) } });
+  await audit(workspaceId, actor, "webhook.rotate_secret", id, current, row);
   return { ...toView(row), secret };
 }
 

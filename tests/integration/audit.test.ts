@@ -159,6 +159,26 @@ describe("audit: one event per change, with actor, target and changed fields", (
 });
 
 describe("audit: who may read it", () => {
+  it("webhooks: create, update, secret rotation, delete; the signing secret only as [secret]", async () => {
+    const { workspace, members } = await teamWorkspace();
+    const admin = members.admin!;
+    const hook = await admin.caller.webhooks.create({ url: "http://127.0.0.1:9/hook", events: ["node.down"] });
+    expect(await latest(workspace.id, "webhook.create")).toMatchObject({
+      actor: { type: "user", id: admin.id },
+      target: { type: "webhook", id: hook.id },
+      changes: { url: { from: null, to: "http://127.0.0.1:9/hook" }, events: { from: null, to: ["node.down"] }, secret: { from: null, to: "[secret]" } },
+    });
+    await admin.caller.webhooks.update({ id: hook.id, events: ["node.down", "node.up"] });
+    const updated = await latest(workspace.id, "webhook.update");
+    expect(updated.changes).toEqual({ events: { from: ["node.down"], to: ["node.down", "node.up"] } });
+    const rotated = await admin.caller.webhooks.rotateSecret({ id: hook.id });
+    expect((await latest(workspace.id, "webhook.rotate_secret")).changes).toEqual({ secret: { from: "[secret]", to: "[secret]" } });
+    await admin.caller.webhooks.delete({ id: hook.id });
+    expect((await latest(workspace.id, "webhook.delete")).changes).toMatchObject({ url: { from: "http://127.0.0.1:9/hook", to: null }, secret: { from: "[secret]", to: null } });
+    const all = JSON.stringify(await db.auditEvent.findMany({ where: { workspaceId: workspace.id } }));
+    for (const secret of [hook.secret, rotated.secret]) expect(all).not.toContain(secret);
+  });
+
   it("owners and admins list and export it; members and billing are refused", async () => {
     const { workspace, members } = await teamWorkspace();
     await members.owner!.caller.workspaces.rename({ name: "Who reads, me" });

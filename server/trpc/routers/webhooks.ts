@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { listDeliveries, ZDeliveryView } from "../../alerts/deliveries";
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, ZWebhookInput, ZWebhookPatch, ZWebhookView, ZWebhookWithSecret } from "../../alerts/webhooks";
+import { userActor } from "../../audit/actor";
 import { errors } from "../../kernel/errors";
 import { router, workspaceProcedure } from "../init";
 
@@ -22,19 +23,19 @@ export const webhooksRouter = router({
   create: managerProcedure
     .input(ZWebhookInput)
     .output(ZWebhookWithSecret)
-    .mutation(({ ctx, input }) => createWebhook(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => createWebhook(ctx.principal.workspaceId, input, userActor(ctx.user))),
   update: managerProcedure
     .input(ZWebhookPatch)
     .output(ZWebhookView)
-    .mutation(({ ctx, input }) => updateWebhook(ctx.principal.workspaceId, input)),
+    .mutation(({ ctx, input }) => updateWebhook(ctx.principal.workspaceId, input, userActor(ctx.user))),
   delete: managerProcedure
     .input(ZId)
     .output(z.object({ object: z.literal("webhook.deleted"), id: z.string(), deleted: z.literal(true) }))
-    .mutation(({ ctx, input }) => deleteWebhook(ctx.principal.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => deleteWebhook(ctx.principal.workspaceId, input.id, userActor(ctx.user))),
   rotateSecret: managerProcedure
     .input(ZId)
     .output(ZWebhookWithSecret)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.principal.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.principal.workspaceId, input.id, userActor(ctx.user))),
   /** The webhook's newest deliveries with their attempts. */
   deliveries: managerProcedure
     .input(z.object({ webhookId: z.string().min(1), limit: z.number().int().min(1).max(200).default(50) }))
