@@ -176,7 +176,7 @@ export class CallObservation implements CallObserver {
       usageEstimated: this.usageEstimated,
       cache: o?.cache ?? null,
       tags: o?.tags ?? null,
-      clientIp: this.call.header("x-gateway-client-ip") ?? null,
+      clientIp: this.call.clientIp?.() ?? null,
       userAgent: this.call.header("user-agent") ?? null,
     });
   }

@@ -17,6 +17,8 @@ export type IncomingCall = {
   body: () => Readable;
   /** Scheme and host the client reached this server at (`http://localhost:3000`). */
   selfOrigin: () => string;
+  /** The client's address as the host knows it (never a value the client chose); absent: unknown. */
+  clientIp?: () => string;
 };
 
 export type ReplyHeaders = Record<string, string>;

@@ -43,7 +43,7 @@ describe("the request log", () => {
   it("logs a served call with its tags (header over metadata), node, tokens, cost, durations and caller; its usage event carries the tags", async () => {
     const { openai, workspace, key } = await newWorkspace("1");
     const { data, response } = await openai.chat.completions
-      .create({ model: MODEL, messages: [{ role: "user", content: "hi" }], metadata: { team: "search", feature: "autocomplete" } }, { headers: { "x-gateway-tags": "team=ads, customer=acme" } })
+      .create({ model: MODEL, messages: [{ role: "user", content: "hi" }], metadata: { team: "search", feature: "autocomplete" } }, { headers: { "x-gateway-tags": "team=ads, customer=acme", "x-gateway-client-ip": "203.0.113.9" } })
       .withResponse();
     const requestId = response.headers.get("x-request-id")!;
     const [entry] = await logsOf(workspace.id, 1);
@@ -64,6 +64,8 @@ describe("the request log", () => {
     expect(entry!.upstream_ms).toBeGreaterThan(0);
     expect(entry!.first_byte_ms).toBeGreaterThan(0);
     expect(entry!.user_agent).toMatch(/OpenAI/);
+    // The connection's address, not one the client named.
+    expect(entry!.client_ip).toMatch(/127\.0\.0\.1$/);
     const event = await db.usageEvent.findUniqueOrThrow({ where: { id: requestId } });
     expect(entry!.cost).toBe(event.cost.toString());
     expect(event.tags).toEqual({ team: "ads", feature: "autocomplete", customer: "acme" });

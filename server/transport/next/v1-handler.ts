@@ -37,6 +37,8 @@ export async function handleV1(req: Request): Promise<Response> {
     header: (name) => req.headers.get(name) ?? undefined,
     body: () => (req.body ? Readable.fromWeb(req.body as NodeReadableStream<Uint8Array>) : Readable.from([])),
     selfOrigin: () => url.origin,
+    // Set by the production server on every request it hands to Next.js (a client's own is overwritten).
+    clientIp: () => req.headers.get("x-gateway-client-ip") ?? "unknown",
   };
   const reply = await dispatch(call);
   const res = toResponse(reply, req.method === "HEAD");

@@ -12,6 +12,8 @@ import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
+import { clientIp } from "./client-ip";
+import { env } from "../../infra/env";
 
 const ours = isContractPath;
 /** `//`, or a `.` or `..` segment. */
@@ -45,6 +47,7 @@ function toCall(req: IncomingMessage, pathname: string, search: string): Incomin
     },
     body: () => req,
     selfOrigin: () => `http://${req.headers.host ?? "localhost"}`,
+    clientIp: () => clientIp(req, env.TRUST_PROXY === "true"),
   };
 }
 
