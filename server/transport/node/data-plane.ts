@@ -12,8 +12,6 @@ import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
-import { clientIp } from "./client-ip";
-import { env } from "../../infra/env";
 
 const ours = isContractPath;
 /** `//`, or a `.` or `..` segment. */
@@ -47,7 +45,8 @@ function toCall(req: IncomingMessage, pathname: string, search: string): Incomin
     },
     body: () => req,
     selfOrigin: () => `http://${req.headers.host ?? "localhost"}`,
-    clientIp: () => clientIp(req, env.TRUST_PROXY === "true"),
+    // Set by the production server on every request before it is routed (a client's own is overwritten).
+    clientIp: () => String(req.headers["x-gateway-client-ip"] ?? "unknown"),
   };
 }
 

@@ -54,8 +54,6 @@ async function startNext(): Promise<Handler> {
   await app.prepare();
   const trustProxy = env.TRUST_PROXY === "true";
   return (req, res) => {
-    // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it.
-    req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
     // Without a trusted proxy, the X-Forwarded-* headers are whatever a client chose: removed, so
     // Next.js sets them from the connection itself (next-auth and route handlers read them).
     if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
@@ -117,7 +115,11 @@ async function serve(): Promise<void> {
   };
 
   let draining = false;
+  const trustProxy = env.TRUST_PROXY === "true";
   const route = (req: IncomingMessage, res: ServerResponse) => {
+    // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it,
+    // and the request log records it.
+    req.headers["x-gateway-client-ip"] = clientIp(req, trustProxy);
     // While draining, a request that came on an open connection is served, and its connection closed after it.
     if (draining) res.setHeader("connection", "close");
     const url = req.url ?? "/";
@@ -138,7 +140,6 @@ async function serve(): Promise<void> {
   // MAX_CONNECTIONS_PER_IP: open connections per client address, counted by the first process
   // for the whole instance (at accept, below); behind a trusted proxy, whose connections carry
   // every client's requests, the requests in flight per forwarded address in each process instead.
-  const trustProxy = env.TRUST_PROXY === "true";
   const perAddress = env.MAX_CONNECTIONS_PER_IP;
   const server = createServer(serverOptions(env), trustProxy && perAddress > 0 ? capRequestsPerAddress(perAddress, route, refuseRequest) : route);
   server.keepAliveTimeout = 65_000;
