@@ -2,6 +2,7 @@
 // The Logs page's filters. The selects apply at once; the text filters (exact values, no
 // prefix search) apply together on Enter or "Apply", so no query is made per keystroke.
 import type { KeyView } from "@/server/identity/keys/key-view";
+import { KeySelect, PlanSelect } from "@/app/_components/key-plan-selects";
 import { Button, SelectField, TextField } from "@/app/_components/ui";
 import { RANGES, STATUS_CLASSES, type LogFilterState, type Range, type StatusClass } from "./use-log-filter";
 
@@ -53,24 +54,8 @@ export function LogFilters({
           </option>
         ))}
       </SelectField>
-      <SelectField label="Key" value={value.keyId} onChange={(e) => onChange({ ...value, keyId: e.target.value })}>
-        <option value="">All keys</option>
-        {keys.map((k) => (
-          <option key={k.id} value={k.id}>
-            {k.name} ({k.prefix}…){k.revokedAt ? " — revoked" : ""}
-          </option>
-        ))}
-        {value.keyId && !keys.some((k) => k.id === value.keyId) ? <option value={value.keyId}>{value.keyId}</option> : null}
-      </SelectField>
-      <SelectField label="Plan" value={value.planId} onChange={(e) => onChange({ ...value, planId: e.target.value })}>
-        <option value="">All plans</option>
-        {plans.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-        {value.planId && !plans.some((p) => p.id === value.planId) ? <option value={value.planId}>{value.planId}</option> : null}
-      </SelectField>
+      <KeySelect value={value.keyId} keys={keys} onChange={(keyId) => onChange({ ...value, keyId })} />
+      <PlanSelect value={value.planId} plans={plans} onChange={(planId) => onChange({ ...value, planId })} />
       {TEXT_FILTERS.map((t) => (
         <TextField key={t.field} label={t.label} name={t.field} type="search" maxLength={t.maxLength} defaultValue={value[t.field]} placeholder={t.placeholder} />
       ))}

@@ -2,7 +2,8 @@
 // Key, plan, end user, tag, grouping by a tag key and date range of the usage page. Empty dates mean the server's default:
 // the last 30 UTC days.
 import type { KeyView } from "@/server/identity/keys/key-view";
-import { SelectField, TextField } from "@/app/_components/ui";
+import { KeySelect, PlanSelect } from "@/app/_components/key-plan-selects";
+import { TextField } from "@/app/_components/ui";
 import { SubjectField } from "./subject-field";
 import type { UsageFilterState } from "./use-usage-filter";
 
@@ -24,23 +25,8 @@ export function UsageFilters({
 }) {
   return (
     <form role="search" aria-label="Usage filters" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <SelectField label="Key" value={value.apiKeyId} onChange={(e) => onChange({ ...value, apiKeyId: e.target.value })}>
-        <option value="">All keys</option>
-        {keys.map((k) => (
-          <option key={k.id} value={k.id}>
-            {k.name} ({k.prefix}…){k.revokedAt ? " — revoked" : ""}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField label="Plan" value={value.planId} onChange={(e) => onChange({ ...value, planId: e.target.value })}>
-        <option value="">All plans</option>
-        {plans.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-        {value.planId && !plans.some((p) => p.id === value.planId) ? <option value={value.planId}>{value.planId}</option> : null}
-      </SelectField>
+      <KeySelect value={value.apiKeyId} keys={keys} onChange={(apiKeyId) => onChange({ ...value, apiKeyId })} />
+      <PlanSelect value={value.planId} plans={plans} onChange={(planId) => onChange({ ...value, planId })} />
       <SubjectField value={value.subject} onChange={(subject) => onChange({ ...value, subject })} />
       <SubjectField value={value.tag} onChange={(tag) => onChange({ ...value, tag })} field={TAG} />
       <SubjectField value={value.groupByTag} onChange={(groupByTag) => onChange({ ...value, groupByTag })} field={GROUP} />
