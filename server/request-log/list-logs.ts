@@ -25,28 +25,38 @@ export const ZLogFilter = z.object({
 });
 export type LogFilter = z.input<typeof ZLogFilter>;
 
-export type LogEntry = {
-  request_id: string;
-  created_at: string;
-  method: string;
-  route: string;
-  model: string | null;
-  node_id: string | null;
-  status: number;
-  error_code: string | null;
-  credential: { kind: string; key_id: string | null; plan_id: string | null; subject: string | null; payer: string | null };
-  duration_ms: number;
-  upstream_ms: number | null;
-  first_byte_ms: number | null;
-  input_tokens: number;
-  output_tokens: number;
-  cost: string | null;
-  usage_estimated: boolean;
-  cache: string | null;
-  tags: Record<string, string>;
-  client_ip: string | null;
-  user_agent: string | null;
-};
+export const ZLogEntry = z.object({
+  request_id: z.string(),
+  created_at: z.string(),
+  method: z.string(),
+  route: z.string(),
+  model: z.string().nullable(),
+  node_id: z.string().nullable(),
+  status: z.number().int(),
+  error_code: z.string().nullable(),
+  credential: z.object({
+    kind: z.string(),
+    key_id: z.string().nullable(),
+    plan_id: z.string().nullable(),
+    subject: z.string().nullable(),
+    payer: z.string().nullable(),
+  }),
+  duration_ms: z.number(),
+  upstream_ms: z.number().nullable(),
+  first_byte_ms: z.number().nullable(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cost: z.string().nullable(),
+  usage_estimated: z.boolean(),
+  cache: z.string().nullable(),
+  tags: z.record(z.string(), z.string()),
+  client_ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
+export type LogEntry = z.infer<typeof ZLogEntry>;
+
+/** One page, newest first; `next_cursor` opens the next (null on the last page). */
+export const ZLogPage = z.object({ logs: z.array(ZLogEntry), next_cursor: z.string().nullable() });
 
 /** A row as read: its time as ISO text. */
 type Row = Omit<RequestLogRow, "createdAt" | "workspaceId"> & { time: string };
@@ -107,7 +117,7 @@ function toEntry(r: Row): LogEntry {
   };
 }
 
-export async function listLogs(workspaceId: string, filter: LogFilter): Promise<{ logs: LogEntry[]; next_cursor: string | null }> {
+export async function listLogs(workspaceId: string, filter: LogFilter): Promise<z.infer<typeof ZLogPage>> {
   const f = ZLogFilter.parse(filter);
   const rows = await db.$queryRaw<Row[]>`
     SELECT "id", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time, "method", "route", "model", "nodeId", "credential",
