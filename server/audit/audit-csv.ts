@@ -1,7 +1,7 @@
 // A workspace's audit events as CSV (RFC 4180, the usage export's quoting and formula guard),
 // newest first, with a header row; the changes column is the changes as JSON.
 import { z } from "zod";
-import { csvField } from "../ledger/usage/usage-csv";
+import { csvLine } from "../kernel/csv";
 import { auditRows, toAuditView, type AuditFilter } from "./list-audit";
 
 export const MAX_AUDIT_CSV_ROWS = 50_000;
@@ -11,7 +11,6 @@ const HEADER = ["time", "actor_type", "actor", "action", "target_type", "target_
 export const ZAuditCsv = z.object({ csv: z.string(), rows: z.number(), truncated: z.boolean() });
 export type AuditCsv = z.infer<typeof ZAuditCsv>;
 
-const csvLine = (fields: Array<string | null>) => fields.map(csvField).join(",") + "\r\n";
 
 export async function auditCsv(workspaceId: string, filter: AuditFilter): Promise<AuditCsv> {
   const lines = [csvLine(HEADER)];

@@ -2,6 +2,7 @@
 // line breaks quoted, quotes doubled), newest first, with a header row. The plan, subject, cache-write,
 // estimated and tags columns come last, so readers of the older layout keep their column positions.
 import { z } from "zod";
+import { csvLine } from "../../kernel/csv";
 import { formatMoney } from "../../kernel/money";
 import { encodeCursor, usageEventRows } from "./usage-events";
 import type { UsageFilter } from "./usage-filter";
@@ -15,22 +16,12 @@ const HEADER = [
   "plan_id", "subject", "cache_write_tokens", "usage_estimated", "tags",
 ];
 
-export const ZUsageCsv = z.object({ csv: z.string(), rows: z.number(), truncated: z.boolean() });
-export type UsageCsv = z.infer<typeof ZUsageCsv>;
-
-export function csvField(value: string | number | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  // A spreadsheet runs a cell that starts with = + - @ as a formula: key names are typed by
-  // people, so such text is prefixed with ' to be shown as text (numbers are never touched).
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** Tags as `key=value` pairs separated by `;` (empty when none). */
 const tagText = (tags: Record<string, string> | null) => (tags ? Object.entries(tags).map(([k, v]) => `${k}=${v}`).join(";") : null);
 
-const csvLine = (fields: Array<string | number | null>) => fields.map(csvField).join(",") + "\r\n";
+export const ZUsageCsv = z.object({ csv: z.string(), rows: z.number(), truncated: z.boolean() });
+export type UsageCsv = z.infer<typeof ZUsageCsv>;
+
 
 /** At most MAX_CSV_ROWS events (the newest); `truncated` says when there were more. */
 export async function usageCsv(workspaceId: string, filter: UsageFilter): Promise<UsageCsv> {
