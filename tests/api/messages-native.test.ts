@@ -116,6 +116,28 @@ describe("/v1/messages on an anthropic node", () => {
     expect(final.model).toBe(MODEL);
   });
 
+  it("leaves out server tools and MCP servers, which Anthropic bills apart from the tokens the gateway charges", async () => {
+    node.fixture = FIXTURES.text;
+    const { secret } = await newWorkspace("1");
+    const res = await fetch(`${baseUrl()}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": secret, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 64,
+        tools: [
+          { type: "web_search_20250305", name: "web_search", max_uses: 5 },
+          { name: "lookup", input_schema: { type: "object" } },
+        ],
+        mcp_servers: [{ type: "url", url: "https://mcp.example.com/sse", name: "example" }],
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(node.last!.body.tools).toEqual([{ name: "lookup", input_schema: { type: "object" } }]);
+    expect(node.last!.body).not.toHaveProperty("mcp_servers");
+  });
+
   it("caps max_tokens at the model's output limit instead of refusing", async () => {
     node.fixture = FIXTURES.text;
     const { secret } = await newWorkspace("1");

@@ -15,10 +15,16 @@ import type { MessageCreate } from "./schema";
 type Json = Record<string, unknown>;
 type AnthropicUsage = { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
 
-/** The request as the node gets it: its model name, `max_tokens` at most the model's limit, nothing of the gateway's own. */
+/**
+ * The request as the node gets it: its model name, `max_tokens` at most the model's limit,
+ * nothing of the gateway's own. Anthropic's server tools (web search, code execution, ...) and MCP
+ * servers are left out: Anthropic bills them per use, apart from tokens, to the node's account,
+ * and the gateway prices tokens only, so a caller could otherwise spend what it is never charged.
+ */
 export function nativeBody(req: MessageCreate, upstreamModel: string, maxOutputTokens: number): Json {
-  const { anthropic_beta: _beta, ...rest } = req as Json;
-  return { ...rest, model: upstreamModel, max_tokens: Math.min(req.max_tokens, maxOutputTokens) };
+  const { anthropic_beta: _beta, mcp_servers: _mcp, ...rest } = req as Json;
+  const tools = req.tools?.filter((t) => !t.type || t.type === "custom");
+  return { ...rest, ...(req.tools && { tools }), model: upstreamModel, max_tokens: Math.min(req.max_tokens, maxOutputTokens) };
 }
 
 /** Anthropic's usage in the ledger's terms: its input_tokens leave cache reads and writes out; OpenAI's count them in. */
