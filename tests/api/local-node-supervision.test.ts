@@ -77,7 +77,8 @@ describe("the built-in node under npm start", () => {
     start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: projectRoot, env });
     start.stdout!.on("data", (d) => (output += d));
     start.stderr!.on("data", (d) => (output += d));
-    await until(async () => output, (o) => o.includes("Gateway ready") || start!.exitCode !== null, 90_000);
+    // The demo key is printed a line after "Gateway ready", possibly in a later chunk: wait for both.
+    await until(async () => output, (o) => (o.includes("Gateway ready") && /sk-gw-[0-9A-Za-z]{40}/.test(o)) || start!.exitCode !== null, 90_000);
     expect(output).toContain("Gateway ready");
     const key = output.match(/sk-gw-[0-9A-Za-z]{40}/)![0];
     const gateway = `http://127.0.0.1:${port}`;
