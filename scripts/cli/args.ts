@@ -41,6 +41,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   webhook remove WORKSPACE_ID WEBHOOK_ID [--json]
   logs WORKSPACE_ID [--status 2xx|4xx|5xx] [--code CODE] [--key KEY_ID] [--model M] [--tag k=v]
        [--limit N] [--json]   (the request log, newest first)
+  capture WORKSPACE_ID [--enable|--disable] [--max-bytes N] [--redact PATTERN ...] [--no-redact]
+          [--key KEY_ID --enable|--disable|--inherit] [--json]   (keeping request and answer bodies)
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
@@ -77,6 +79,12 @@ settings), newest first, --limit of them (default 50, at most 500); "gateway" li
 that belong to no workspace (nodes, prices, install settings). --action keeps the actions that
 start with PREFIX (e.g. key.). Every change made with this tool is recorded as "cli" with the OS
 user that ran it.
+
+capture turns the keeping of request and answer bodies in the request log on or off (off by
+default), sets the bytes kept of each body (1024 to 1048576, default 32768) and the workspace's
+redaction patterns (RE2 syntax; --redact replaces the list, --no-redact empties it); with no flag
+it prints the settings. --key sets one key's own choice (--inherit: the workspace's). See
+docs/REQUEST-LOG.md.
 
 webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/ALERTS.md). Events:
 balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),

@@ -1,3 +1,5 @@
+import { cliActor } from "../../server/audit/actor";
+import { getCaptureSettings, setCaptureSettings, setKeyCapture } from "../../server/request-log/capture/capture-settings";
 import { listLogs, type LogEntry } from "../../server/request-log/list-logs";
 import { parse, UsageError, type Command } from "./args";
 import { table } from "./output";
@@ -57,6 +59,50 @@ export const logCommands: Record<string, Command> = {
         })),
       };
       return { json, text: table(rows(logs)), asJson: values.json };
+    };
+  },
+  capture: (argv) => {
+    const { values, args } = parse(
+      argv,
+      {
+        enable: { type: "boolean" },
+        disable: { type: "boolean" },
+        inherit: { type: "boolean" },
+        "max-bytes": { type: "string" },
+        redact: { type: "string", multiple: true },
+        "no-redact": { type: "boolean" },
+        key: { type: "string" },
+      },
+      ["WORKSPACE_ID"],
+    );
+    const choices = [values.enable, values.disable, values.inherit].filter(Boolean).length;
+    if (choices > 1) throw new UsageError("give one of --enable, --disable, --inherit");
+    if (values.inherit && !values.key) throw new UsageError("--inherit is for a key (--key KEY_ID)");
+    if (values.redact && values["no-redact"]) throw new UsageError("give --redact or --no-redact, not both");
+    const maxBytes = values["max-bytes"] === undefined ? undefined : Number(values["max-bytes"]);
+    if (maxBytes !== undefined && !Number.isInteger(maxBytes)) throw new UsageError("--max-bytes must be a whole number of bytes");
+    const workspaceId = args[0]!;
+    if (values.key) {
+      if (!choices) throw new UsageError("--key needs --enable, --disable or --inherit");
+      if (maxBytes !== undefined || values.redact || values["no-redact"]) throw new UsageError("--max-bytes and --redact are the workspace's, not a key's");
+      const capture = values.enable ? true : values.disable ? false : null;
+      return async () => {
+        await requireWorkspace(workspaceId);
+        const json = await setKeyCapture(workspaceId, values.key!, capture, cliActor());
+        return { json, text: `key ${json.key_id}: capture ${json.capture === null ? "as the workspace" : json.capture ? "on" : "off"}`, asJson: values.json };
+      };
+    }
+    const patch = {
+      ...(choices && { enabled: Boolean(values.enable) }),
+      ...(maxBytes !== undefined && { max_bytes: maxBytes }),
+      ...(values.redact && { redact_patterns: values.redact }),
+      ...(values["no-redact"] && { redact_patterns: [] }),
+    };
+    return async () => {
+      await requireWorkspace(workspaceId);
+      const json = Object.keys(patch).length ? await setCaptureSettings(workspaceId, patch, cliActor()) : await getCaptureSettings(workspaceId);
+      const text = `capture ${json.enabled ? "on" : "off"}, ${json.max_bytes} bytes per body, ${json.redact_patterns.length} redaction pattern(s)`;
+      return { json, text, asJson: values.json };
     };
   },
 };

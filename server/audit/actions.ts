@@ -22,13 +22,13 @@ export const AUDIT_ACTIONS = {
   "node.remove": "(gateway-wide) A node was removed: its fields before.",
   "model.price": "(gateway-wide) A model was priced: the prices per 1M tokens that changed.",
   "settings.credits_help": "(gateway-wide) The text about getting credits changed: text.",
-  // Reserved for the workspace's webhooks and payload capture settings: their services record
-  // these when they are added (the signing secret as [secret], never its value).
+  // The workspace's webhooks (the signing secret as [secret], never its value) and its capture of
+  // request and answer bodies.
   "webhook.create": "A webhook was registered: url, events, threshold, secret as [secret].",
   "webhook.update": "A webhook changed: the fields that changed.",
   "webhook.delete": "A webhook was removed: its fields before.",
   "webhook.rotate_secret": "A webhook's signing secret was replaced: secret as [secret].",
-  "capture.update": "Payload capture settings changed (workspace or key): enabled, redaction patterns, size cap.",
+  "capture.update": "Body capture changed: the workspace's enabled, max_bytes, redact_patterns, or a key's capture (true, false, null: the workspace's).",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -18,6 +18,8 @@ export type Principal =
       planId: string | null;
       /** The key's operation groups and models (keys/permissions.ts); absent or null: unrestricted. */
       grant?: KeyGrant | null;
+      /** The key's own choice on capturing its calls' bodies; absent: the workspace's. */
+      capture?: boolean;
     }
   | {
       kind: "session";

@@ -36,7 +36,8 @@ export type PipelineObserver = CallObserver & {
   operation(op: Extract<RouteMatch, { op: unknown }>["op"]): void;
   caller(principal: Principal): void;
   phase<T>(name: string, work: () => Promise<T>): Promise<T>;
-  requestedModel(model: unknown): void;
+  /** The operation's input as read (its model; its body, for the request log's capture). */
+  requested(input: Record<string, unknown>): void;
 };
 
 type NotServed = Exclude<RouteMatch, { kind: "served" }>;
@@ -94,7 +95,7 @@ export async function runCall(req: CallRequest): Promise<unknown> {
     if (tagHeader) req.outcome.tags = callTags(tags, undefined);
     if (match.kind !== "served") return await req.notServed(match);
     const raw = await req.readInput(match.op, match.params);
-    observer.requestedModel(raw.model);
+    observer.requested(raw);
     if (tagHeader || raw.metadata) req.outcome.tags = callTags(tags, raw.metadata);
     return await runOperation(match.op, call, raw);
   } finally {

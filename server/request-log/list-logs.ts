@@ -52,6 +52,8 @@ export const ZLogEntry = z.object({
   tags: z.record(z.string(), z.string()),
   client_ip: z.string().nullable(),
   user_agent: z.string().nullable(),
+  /** Its request and answer were kept (logs.body reads them). */
+  captured: z.boolean(),
 });
 export type LogEntry = z.infer<typeof ZLogEntry>;
 
@@ -59,7 +61,7 @@ export type LogEntry = z.infer<typeof ZLogEntry>;
 export const ZLogPage = z.object({ logs: z.array(ZLogEntry), next_cursor: z.string().nullable() });
 
 /** A row as read: its time as ISO text. */
-type Row = Omit<RequestLogRow, "createdAt" | "workspaceId"> & { time: string };
+type Row = Omit<RequestLogRow, "createdAt" | "workspaceId" | "body"> & { time: string; captured: boolean };
 
 const encodeCursor = (r: { time: string; id: string }) => Buffer.from(`${r.time}|${r.id}`).toString("base64url");
 
@@ -114,6 +116,7 @@ function toEntry(r: Row): LogEntry {
     tags: r.tags ?? {},
     client_ip: r.clientIp,
     user_agent: r.userAgent,
+    captured: r.captured,
   };
 }
 
@@ -122,7 +125,7 @@ export async function listLogs(workspaceId: string, filter: LogFilter): Promise<
   const rows = await db.$queryRaw<Row[]>`
     SELECT "id", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time, "method", "route", "model", "nodeId", "credential",
       "apiKeyId", "planId", "subject", "payer", "status", "errorCode", "durationMs", "upstreamMs", "firstByteMs", "inputTokens",
-      "outputTokens", trim_scale("cost")::text AS cost, "usageEstimated", "cache", "tags", "clientIp", "userAgent"
+      "outputTokens", trim_scale("cost")::text AS cost, "usageEstimated", "cache", "tags", "clientIp", "userAgent", "captured"
     FROM "RequestLog"
     WHERE ${where(workspaceId, f)}
     ORDER BY "createdAt" DESC, "id" DESC

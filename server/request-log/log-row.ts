@@ -1,4 +1,6 @@
 // One /v1 call as the request log keeps it (the RequestLog table), served or not.
+import type { CapturedBody } from "./capture/body-capture";
+
 export type RequestLogRow = {
   id: string;
   /** ISO time the call arrived. */
@@ -27,6 +29,8 @@ export type RequestLogRow = {
   tags: Record<string, string> | null;
   clientIp: string | null;
   userAgent: string | null;
+  /** Its request and answer, when the workspace (or the key) captures them: a RequestLogBody row. */
+  body?: CapturedBody | null;
 };
 
 const MAX_INT = 2_147_483_647;
@@ -39,8 +43,11 @@ const COLUMNS: [keyof RequestLogRow, string][] = [
   ["nodeId", "text"], ["credential", "text"], ["apiKeyId", "text"], ["planId", "text"], ["subject", "text"], ["payer", "text"],
   ["status", "int"], ["errorCode", "text"], ["durationMs", "int"], ["upstreamMs", "int"], ["firstByteMs", "int"],
   ["inputTokens", "int"], ["outputTokens", "int"], ["cost", "numeric"], ["usageEstimated", "bool"], ["cache", "text"],
-  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"],
+  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"], ["body", "bool"],
 ];
+
+/** The table's column for a row field (`body` is the `captured` flag; the bodies go to RequestLogBody). */
+const column = (c: keyof RequestLogRow) => (c === "body" ? "captured" : c);
 
 const select = COLUMNS.map(([c]) => {
   if (c === "createdAt") return `(i."createdAt"::timestamptz AT TIME ZONE 'UTC')`;
@@ -50,7 +57,7 @@ const select = COLUMNS.map(([c]) => {
 
 /** Inserts a batch once: a row already written (a replayed spool) is skipped by its key. */
 export const INSERT_SQL = `
-  INSERT INTO "RequestLog" (${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
+  INSERT INTO "RequestLog" (${COLUMNS.map(([c]) => `"${column(c)}"`).join(", ")})
   SELECT ${select.join(", ")}
   FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")}) AS i(${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
   ON CONFLICT DO NOTHING`;
@@ -70,6 +77,8 @@ export function insertParams(rows: RequestLogRow[]): unknown[][] {
           return ms(r[column]);
         case "tags":
           return r.tags ? JSON.stringify(r.tags) : null;
+        case "body":
+          return Boolean(r.body);
         case "model":
         case "userAgent":
         case "route":

@@ -8,6 +8,7 @@ import { env } from "../infra/env";
 import type { Segment, Spool } from "../infra/spool/spool";
 import { logFor } from "../infra/telemetry/log";
 import { exportLogRecord, logExportOn } from "../infra/telemetry/log-export";
+import { writeBodies } from "./capture/body-store";
 import { INSERT_SQL, insertParams, type RequestLogRow } from "./log-row";
 
 const log = logFor("request-log");
@@ -77,7 +78,9 @@ export class RequestLogWriter {
   private async writeBatch(): Promise<void> {
     const batch = this.queue.slice(0, MAX_BATCH);
     if (!batch.length) return;
-    await writeQueryable.$queryRawUnsafe(INSERT_SQL, ...insertParams(batch.map((q) => q.row)));
+    const rows = batch.map((q) => q.row);
+    await writeQueryable.$queryRawUnsafe(INSERT_SQL, ...insertParams(rows));
+    await writeBodies(rows);
     this.queue.splice(0, batch.length);
     for (const q of batch) if (q.segment) this.spool?.committed(q.segment);
   }
@@ -87,10 +90,11 @@ export class RequestLogWriter {
 function exportRow(row: RequestLogRow): void {
   const attributes: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(row)) {
-    if (value === null || key === "tags" || key === "createdAt") continue;
+    if (value === null || value === undefined || key === "tags" || key === "createdAt" || key === "body") continue;
     attributes[`gateway.${key}`] = value as string | number | boolean;
   }
   for (const [key, value] of Object.entries(row.tags ?? {})) attributes[`gateway.tag.${key}`] = value;
+  if (row.body) attributes["gateway.captured"] = true; // the bodies stay in the gateway's database
   exportLogRecord(`${row.method} ${row.route} ${row.status}`, attributes, new Date(row.createdAt));
 }
 
@@ -106,6 +110,7 @@ export async function commitLogRows(rows: RequestLogRow[]): Promise<number> {
   for (let i = 0; i < rows.length; i += MAX_BATCH) {
     const batch = rows.slice(i, i + MAX_BATCH);
     const result = await writeQueryable.$queryRawUnsafe<unknown[]>(`${INSERT_SQL} RETURNING 1`, ...insertParams(batch));
+    await writeBodies(batch);
     written += result.length;
   }
   return written;

@@ -12,8 +12,10 @@ import { context, contextOf, incomingContext, trace, tracer, tracingOn, type Spa
 import type { CallObserver, ChargedCall } from "../kernel/call-observer";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { GatewayError } from "../kernel/errors";
+import { BodyCapture } from "../request-log/capture/body-capture";
+import { capturePolicy } from "../request-log/capture/policy";
 import { requestLogWriter } from "../request-log/log-writer";
-import type { IncomingCall } from "./call";
+import type { IncomingCall, Reply } from "./call";
 
 const log = logFor("http");
 
@@ -57,6 +59,10 @@ export class CallObservation implements CallObserver {
   private errorCode: string | null = null;
   private firstByteMs: number | null = null;
   private readonly createdAt = new Date();
+  /** The call's input as read, and its bodies' capture when its workspace (or key) keeps them. */
+  private input: unknown = undefined;
+  private capture: Promise<BodyCapture | null> | null = null;
+  private captured: BodyCapture | null = null;
 
   constructor(
     readonly requestId: string,
@@ -100,11 +106,27 @@ export class CallObservation implements CallObserver {
   caller(principal: Principal): void {
     this.principal = principal;
     this.credential = principal.kind;
+    if (env.REQUEST_LOG === "on") this.capture = capturePolicy(principal).then((p) => p && new BodyCapture(p, this.route), () => null);
   }
 
-  /** The model the request names, once its input was read. */
-  requestedModel(model: unknown): void {
-    if (typeof model === "string") this.model = model;
+  /** The operation's input, once read: the model it names (and the request body, when captured). */
+  requested(input: Record<string, unknown>): void {
+    if (typeof input.model === "string") this.model = input.model;
+    this.input = input;
+  }
+
+  /** Taps the answer for its capture, when the call's workspace or key keeps its bodies. */
+  async captureAnswer(reply: Reply): Promise<void> {
+    const capture = this.capture && (await this.capture);
+    if (!capture) return;
+    this.captured = capture;
+    if (reply.kind === "json") capture.json(reply.body);
+    else if (reply.kind === "sse") reply.events = capture.tap(reply.events);
+    else if (reply.kind === "binary") {
+      const { body, contentType, length } = reply.body;
+      if (typeof body === "string") capture.json(body);
+      else capture.media(contentType, body instanceof Uint8Array ? body.byteLength : (length ?? null));
+    }
   }
 
   charged(c: ChargedCall): void {
@@ -178,6 +200,7 @@ export class CallObservation implements CallObserver {
       tags: o?.tags ?? null,
       clientIp: this.call.clientIp?.() ?? null,
       userAgent: this.call.header("user-agent") ?? null,
+      body: this.captured && (this.captured.request(this.input), this.captured.finish()),
     });
   }
 

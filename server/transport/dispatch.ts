@@ -66,6 +66,7 @@ export async function dispatch(call: IncomingCall): Promise<Reply> {
   const observation = new CallObservation(requestId, call, startedAt);
   observation.outcome = outcome;
   const reply = await observation.within(() => answer(call, requestId, outcome, observation));
+  await observation.captureAnswer(reply);
   addOutcomeHeaders(outcome, reply.headers);
   finishHeaders(reply, call, startedAt);
   reply.observation = observation;

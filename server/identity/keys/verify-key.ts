@@ -34,11 +34,13 @@ type KeyRecord = {
   planId: string | null;
   /** Made once per load, so that checking a call's operation group and model costs a set lookup. */
   grant: KeyGrant | null;
+  /** Capture of the key's request and answer bodies: null follows the workspace. */
+  capture: boolean | null;
 };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
-  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; spendLimitReached: boolean }
+  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; capture: boolean | null; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -62,7 +64,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
     keyCacheStats.databaseLoads += 1;
     const row = await db.apiKey.findUnique({
       where: { hash },
-      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true },
+      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true },
     });
     return (
       row && {
@@ -74,6 +76,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
         spent: laterSpent(row.spent.toString(), cache.peek(hash)?.spent),
         planId: row.planId,
         grant: grantOf(row.permissions, row.models),
+        capture: row.captureBodies,
       }
     );
   },
@@ -102,7 +105,7 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   touch(record.id, now);
   const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
   // An unrestricted key's grant is undefined, so its principal is what it was before restrictions existed.
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, spendLimitReached };
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, capture: record.capture, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

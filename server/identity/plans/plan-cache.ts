@@ -19,11 +19,17 @@ export type PlanRule = Limits & {
   maxTtlSeconds: number;
 };
 
-export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule> };
+/** Whether the workspace keeps its calls' request and answer bodies, and how (server/request-log/capture/). */
+export type CaptureSettings = { on: boolean; maxBytes: number; patterns: readonly string[] };
+
+export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule>; capture: CaptureSettings };
 
 async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
   const [ws, plans] = await Promise.all([
-    db.workspace.findUnique({ where: { id: workspaceId }, select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true } }),
+    db.workspace.findUnique({
+      where: { id: workspaceId },
+      select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true, captureBodies: true, captureMaxBytes: true, captureRedact: true },
+    }),
     db.plan.findMany({ where: { workspaceId } }),
   ]);
   const rules = new Map<string, PlanRule>();
@@ -40,7 +46,11 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       maxTtlSeconds: p.maxTtlSeconds,
     });
   }
-  return { defaults: { rpm: ws?.defaultRpm ?? null, tpm: ws?.defaultTpm ?? null, concurrency: ws?.defaultConcurrency ?? null }, plans: rules };
+  return {
+    defaults: { rpm: ws?.defaultRpm ?? null, tpm: ws?.defaultTpm ?? null, concurrency: ws?.defaultConcurrency ?? null },
+    plans: rules,
+    capture: { on: ws?.captureBodies ?? false, maxBytes: ws?.captureMaxBytes ?? 0, patterns: ws?.captureRedact ?? [] },
+  };
 }
 
 const cache = new FreshCache<WorkspaceRules>({

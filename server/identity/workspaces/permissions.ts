@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   "billing.view": ["owner", "admin", "billing"],
   /** Create, change and delete plans; revoke sessions; trust identity providers. */
   "plans.manage": ["owner", "admin"],
+  /** Read the request and answer bodies the request log captured; turn capture on or off, for the workspace or a key. */
+  "logs.bodies": ["owner", "admin"],
   /** Invite people, change roles, remove members (admins cannot touch owners). */
   "members.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,0 +1,46 @@
+// Whether a call's request and answer bodies are kept, and how: the workspace's capture settings
+// (from the request path's cache of its rules, dropped on every instance when they change), which
+// a key may override either way. The workspace's redaction patterns are RE2 expressions (linear
+// time whatever the text: a pattern cannot stall the gateway), compiled once per load.
+import { RE2JS } from "re2js";
+import { workspaceRules, type CaptureSettings } from "../../identity/plans/plan-cache";
+import type { Principal } from "../../identity/principal";
+
+export type CapturePolicy = {
+  /** The most of each body kept: bytes of its JSON text. */
+  maxBytes: number;
+  /** The workspace's own patterns, compiled. */
+  patterns: readonly RE2JS[];
+};
+
+export const MIN_CAPTURE_BYTES = 1024;
+export const MAX_CAPTURE_BYTES = 1_048_576;
+
+const compiled = new WeakMap<CaptureSettings, CapturePolicy>();
+
+/** Compiles a pattern, or says why it is not one (RE2 syntax: no backreferences, no lookaround). */
+export function compilePattern(pattern: string): RE2JS | string {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+function policyOf(settings: CaptureSettings): CapturePolicy {
+  let policy = compiled.get(settings);
+  if (!policy) {
+    const patterns = settings.patterns.map(compilePattern).filter((p): p is RE2JS => typeof p !== "string");
+    policy = { maxBytes: Math.min(MAX_CAPTURE_BYTES, Math.max(MIN_CAPTURE_BYTES, settings.maxBytes)), patterns };
+    compiled.set(settings, policy);
+  }
+  return policy;
+}
+
+/** The capture policy of a caller's calls, or null when its bodies are not kept. */
+export async function capturePolicy(principal: Principal): Promise<CapturePolicy | null> {
+  const { capture } = await workspaceRules(principal.workspaceId);
+  const on = principal.kind === "api_key" && principal.capture !== undefined ? principal.capture : capture.on;
+  if (!on) return null;
+  return policyOf(capture);
+}
