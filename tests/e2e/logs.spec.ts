@@ -2,6 +2,8 @@
 // first; the 4xx filter (kept in the URL across a reload) leaves the refused one; a row's side
 // panel shows its fields and timings (total, upstream, first byte, gateway overhead) and says the
 // bodies were not captured; a chat call, served or refused, offers "Open in playground" with its model.
+// Then capture is turned on in Settings: a call's panel shows its request (redacted) and answer,
+// and "Open in playground" replays its conversation.
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
@@ -18,6 +20,7 @@ let consoleWatch: ReturnType<typeof watchConsole>;
 let workspaceId = "";
 let served = "";
 let refused = "";
+let secret = "";
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -29,6 +32,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
   const { workspace, apiKey } = await createWorkspace({ name: "Logged workspace", credits: "5", ownerUserId: user.id, withKey: true });
   workspaceId = workspace.id;
+  secret = apiKey!.secret;
   const openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: apiKey!.secret, maxRetries: 0 });
   const ok = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hello" }] }, { headers: { "x-gateway-tags": "team=e2e" } }).withResponse();
   served = ok.response.headers.get("x-request-id")!;
@@ -85,7 +89,8 @@ test("a refused row's panel shows its fields and timings, and that bodies were n
   await expect(timings).toContainText(/Total\s*\d[\d,]* ms/);
   await expect(timings).toContainText(/Upstream\s*— \(no node was called\)/);
   await expect(timings).toContainText("Gateway overhead");
-  await expect(panel()).toContainText("bodies are not captured");
+  await expect(panel()).toContainText("Bodies were not captured for this call");
+  await expect(panel().getByRole("link", { name: "Settings" })).toHaveAttribute("href", `/w/${workspaceId}/settings`);
   await expect(panel().getByRole("link", { name: "Open in playground" })).toHaveAttribute("href", `/w/${workspaceId}/playground?model=no-such-model`);
   await screenshot(page, "logs-detail-refused", info);
   await page.keyboard.press("Escape");
@@ -104,4 +109,35 @@ test("a served chat call's panel gives upstream, first byte and the gateway's ov
   await screenshot(page, "logs-detail-served", info);
   await panel().getByRole("button", { name: "Close" }).click();
   await expect(panel()).toBeHidden();
+});
+
+test("with capture turned on in Settings, a call's panel shows its request (redacted) and answer, and the playground replays it", async ({}, info) => {
+  await visit(page, url(`/w/${workspaceId}/settings`));
+  const card = page.locator("section", { hasText: "Request and answer capture" });
+  await card.getByLabel("Keep request and answer bodies").check();
+  await card.getByLabel("Redaction patterns").fill("acct-[0-9]+");
+  await card.getByRole("button", { name: "Save capture settings" }).click();
+  await expect(card.getByText("Saved.")).toBeVisible();
+  await expect.poll(async () => (await db.workspace.findUniqueOrThrow({ where: { id: workspaceId } })).captureBodies).toBe(true);
+
+  const openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: secret, maxRetries: 0 });
+  const { data, response } = await openai.chat.completions
+    .create({ model: MODEL, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Account acct-4242 says hello" }] })
+    .withResponse();
+  const id = response.headers.get("x-request-id")!;
+  await expect.poll(async () => (await listLogs(workspaceId, {})).logs.find((l) => l.request_id === id)?.captured ?? null, { timeout: 10_000 }).toBe(true);
+
+  await visit(page, url(`/w/${workspaceId}/logs`));
+  await row(id).getByRole("button").click();
+  const request = panel().getByLabel("Request", { exact: true });
+  await expect(request).toContainText("Be brief.");
+  await expect(request).toContainText("Account [redacted] says hello");
+  await expect(request).not.toContainText("acct-4242");
+  await expect(panel().getByLabel("Answer", { exact: true })).toContainText(data.choices[0]!.message.content!.slice(0, 40));
+  await screenshot(page, "logs-detail-captured", info);
+  await panel().getByRole("link", { name: "Open in playground" }).click();
+  await expect(page).toHaveURL(new RegExp(`/playground\\?.*replay=${id}`));
+  await expect(page.getByLabel("System prompt")).toHaveValue("Be brief.");
+  await expect(page.getByLabel("Message")).toHaveValue("Account [redacted] says hello");
+  await screenshot(page, "playground-replay", info);
 });

@@ -13,6 +13,7 @@ import { ConfirmInRow } from "@/app/_components/confirm-in-row";
 import { Badge, Table, Td } from "@/app/_components/ui";
 import { formatDate, formatDateTime, formatUsd } from "../usage/format";
 import { KeyPermissionsCell } from "./key-permissions-cell";
+import { KeyCaptureCell } from "./key-capture-cell";
 import { KeyPlanCell, type PlanOption } from "./key-plan-cell";
 
 function status(key: KeyView): { label: string; tone: "green" | "red" | "amber" } {
@@ -94,6 +95,7 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
             <Td>
               <KeyPlanCell keyView={k} plans={plans} mayChange={mayChangePlan(k)} />
               <KeyPermissionsCell keyView={k} />
+              <KeyCaptureCell keyView={k} mayChange={!k.revokedAt && can(workspace.role, "logs.bodies")} />
             </Td>
             <Td>
               <Badge tone={s.tone}>{s.label}</Badge>

@@ -1,17 +1,15 @@
 "use client";
 // One logged call in a side panel (a modal <dialog>: focus moves into it, Escape closes it): every
-// field of its row and its timings, the gateway's own share among them. Request and answer bodies
-// are not captured, so the panel says so, and "Open in playground" carries over the model only.
-import Link from "next/link";
+// field of its row and its timings, the gateway's own share among them, and its request and answer
+// when they were captured (log-bodies.tsx).
 import { useEffect, useRef, type ReactNode } from "react";
 import type { KeyView } from "@/server/identity/keys/key-view";
 import type { LogEntry } from "@/server/request-log/list-logs";
 import { Button } from "@/app/_components/ui";
 import { formatCount, formatUsd } from "../usage/format";
+import { LogBodies } from "./log-bodies";
 import { credentialKind, formatMs, keyLabel, overheadMs } from "./log-format";
 import { StatusBadge } from "./status-badge";
-
-const CHAT_ROUTE = "/v1/chat/completions";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -43,7 +41,7 @@ function Timings({ e }: { e: LogEntry }) {
   );
 }
 
-export function LogDetail({ entry, keys, workspaceId, onClose }: { entry: LogEntry | null; keys: KeyView[]; workspaceId: string; onClose: () => void }) {
+export function LogDetail({ entry, keys, onClose }: { entry: LogEntry | null; keys: KeyView[]; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = dialog.current;
@@ -124,15 +122,7 @@ export function LogDetail({ entry, keys, workspaceId, onClose }: { entry: LogEnt
             </dl>
           </Section>
           <Section title="Request and answer">
-            <p className="text-sm text-slate-600">Request and answer bodies are not captured for this workspace, so only the fields above were kept.</p>
-            {e.route === CHAT_ROUTE && e.model ? (
-              <p className="mt-2 text-sm text-slate-600">
-                <Link href={`/w/${workspaceId}/playground?model=${encodeURIComponent(e.model)}`} className="font-medium text-indigo-700 underline hover:text-indigo-500">
-                  Open in playground
-                </Link>{" "}
-                to try <code>{e.model}</code> again; the prompt was not captured, so write it there.
-              </p>
-            ) : null}
+            <LogBodies entry={e} />
           </Section>
         </div>
       ) : null}

@@ -5,7 +5,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { LogEntry } from "@/server/request-log/list-logs";
 import { Button, Card, PageHeader } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { LogDetail } from "./log-detail";
 import { LogFilters } from "./log-filters";
@@ -14,7 +13,6 @@ import { toInput, useLogFilter, type LogFilterState } from "./use-log-filter";
 
 export function LogsView() {
   const trpc = useTRPC();
-  const { workspace } = useWorkspace();
   const [filter, setFilter] = useLogFilter();
   // The time range counts back from this moment, fixed until the filter changes or "Refresh", so
   // the pages already loaded keep one query.
@@ -47,7 +45,7 @@ export function LogsView() {
       <Card>
         <LogsTable filter={input} keys={keys.data ?? []} onOpen={setOpen} />
       </Card>
-      <LogDetail entry={open} keys={keys.data ?? []} workspaceId={workspace.id} onClose={() => setOpen(null)} />
+      <LogDetail entry={open} keys={keys.data ?? []} onClose={() => setOpen(null)} />
     </div>
   );
 }

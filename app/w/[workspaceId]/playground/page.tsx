@@ -1,12 +1,14 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, TextareaField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { Conversation } from "./conversation";
+import type { ReplayDraft } from "./replay";
 import { useChat } from "./use-chat";
+import { useReplay } from "./use-replay";
 
 export default function PlaygroundPage() {
   const trpc = useTRPC();
@@ -20,7 +22,17 @@ export default function PlaygroundPage() {
   const model = picked || linked || chatModels.find((m) => m.ready_now)?.id || chatModels[0]?.id || "";
   const [system, setSystem] = useState("");
   const [message, setMessage] = useState("");
-  const { turns, busy, send, clear } = useChat();
+  const { turns, busy, send, clear, load } = useChat();
+  const replay = useReplay(
+    useCallback(
+      (draft: ReplayDraft) => {
+        setSystem(draft.system);
+        setMessage(draft.message);
+        load(draft.history);
+      },
+      [load],
+    ),
+  );
   const canCall = workspace.role !== "billing";
 
   const submit = () => {
@@ -35,6 +47,13 @@ export default function PlaygroundPage() {
         title="Playground"
         description="Chat with any chat model. Each turn is a real call, billed to this workspace like an API call, with its tokens and cost shown below the reply."
       />
+      {replay.error ? (
+        <p role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+          {replay.error}
+        </p>
+      ) : replay.loading ? (
+        <p className="mb-4 text-sm text-slate-600">Loading the logged conversation…</p>
+      ) : null}
       {!canCall ? (
         <p role="alert" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           Your role (billing) cannot call models. Ask an owner or admin for the member role to use the playground.

@@ -75,5 +75,7 @@ export function useChat() {
   );
 
   const clear = useCallback(() => setTurns([]), []);
-  return { turns, busy, send, clear };
+  /** Starts over from earlier turns (a logged call replayed). */
+  const load = useCallback((history: { role: "user" | "assistant"; content: string }[]) => setTurns(history.map((t) => ({ id: nextId.current++, ...t }))), []);
+  return { turns, busy, send, clear, load };
 }
