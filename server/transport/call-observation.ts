@@ -13,7 +13,8 @@ import type { CallObserver, ChargedCall } from "../kernel/call-observer";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { GatewayError } from "../kernel/errors";
 import { BodyCapture } from "../request-log/capture/body-capture";
-import { capturePolicy } from "../request-log/capture/policy";
+import { captureFor } from "../identity/plans/plan-cache";
+import { policyOf } from "../request-log/capture/policy";
 import { requestLogWriter } from "../request-log/log-writer";
 import type { IncomingCall, Reply } from "./call";
 
@@ -106,7 +107,7 @@ export class CallObservation implements CallObserver {
   caller(principal: Principal): void {
     this.principal = principal;
     this.credential = principal.kind;
-    if (env.REQUEST_LOG === "on") this.capture = capturePolicy(principal).then((p) => p && new BodyCapture(p, this.route), () => null);
+    if (env.REQUEST_LOG === "on") this.capture = captureFor(principal).then((s) => s && new BodyCapture(policyOf(s), this.route), () => null);
   }
 
   /** The operation's input, once read: the model it names (and the request body, when captured). */

@@ -5,6 +5,7 @@ import { LRUCache } from "lru-cache";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
+import type { Principal } from "../principal";
 
 export type Limits = { rpm: number | null; tpm: number | null; concurrency: number | null };
 
@@ -63,6 +64,13 @@ const cache = new FreshCache<WorkspaceRules>({
 
 export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
   return cache.get(workspaceId);
+}
+
+/** The capture settings that apply to a caller's calls (a key may override its workspace either way), or null: none kept. */
+export async function captureFor(principal: Principal): Promise<CaptureSettings | null> {
+  const { capture } = await cache.get(principal.workspaceId);
+  const on = principal.kind === "api_key" && principal.capture !== undefined ? principal.capture : capture.on;
+  return on ? capture : null;
 }
 
 /** When a plan id missing from memory was last looked up in the database. */

@@ -1,10 +1,9 @@
-// Whether a call's request and answer bodies are kept, and how: the workspace's capture settings
-// (from the request path's cache of its rules, dropped on every instance when they change), which
-// a key may override either way. The workspace's redaction patterns are RE2 expressions (linear
-// time whatever the text: a pattern cannot stall the gateway), compiled once per load.
+// How a captured call's bodies are kept: the workspace's capture settings (from the request path's
+// cache of its rules, identity/plans/plan-cache.ts captureFor, which says whether they apply)
+// made ready to use. The workspace's redaction patterns are RE2 expressions (linear time whatever
+// the text: a pattern cannot stall the gateway), compiled once per load of the settings.
 import { RE2JS } from "re2js";
-import { workspaceRules, type CaptureSettings } from "../../identity/plans/plan-cache";
-import type { Principal } from "../../identity/principal";
+import type { CaptureSettings } from "../../identity/plans/plan-cache";
 
 export type CapturePolicy = {
   /** The most of each body kept: bytes of its JSON text. */
@@ -27,7 +26,7 @@ export function compilePattern(pattern: string): RE2JS | string {
   }
 }
 
-function policyOf(settings: CaptureSettings): CapturePolicy {
+export function policyOf(settings: CaptureSettings): CapturePolicy {
   let policy = compiled.get(settings);
   if (!policy) {
     const patterns = settings.patterns.map(compilePattern).filter((p): p is RE2JS => typeof p !== "string");
@@ -35,12 +34,4 @@ function policyOf(settings: CaptureSettings): CapturePolicy {
     compiled.set(settings, policy);
   }
   return policy;
-}
-
-/** The capture policy of a caller's calls, or null when its bodies are not kept. */
-export async function capturePolicy(principal: Principal): Promise<CapturePolicy | null> {
-  const { capture } = await workspaceRules(principal.workspaceId);
-  const on = principal.kind === "api_key" && principal.capture !== undefined ? principal.capture : capture.on;
-  if (!on) return null;
-  return policyOf(capture);
 }
