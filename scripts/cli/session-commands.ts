@@ -1,3 +1,4 @@
+import { cliActor } from "../../server/audit/actor";
 import { listSessions, revokeSession, revokeSubject } from "../../server/identity/sessions/manage-sessions";
 import type { SessionView } from "../../server/identity/sessions/session-view";
 import { parse, UsageError, type Command } from "./args";
@@ -39,7 +40,7 @@ export const sessionCommands: Record<string, Command> = {
   "session revoke": (argv) => {
     const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "SESSION_ID"]);
     return async () => {
-      const session = await revokeSession(args[0]!, args[1]!);
+      const session = await revokeSession(args[0]!, args[1]!, null, cliActor());
       return { json: { session }, text: `Revoked session ${session.id} of ${session.subject}.`, asJson: values.json };
     };
   },
@@ -47,7 +48,7 @@ export const sessionCommands: Record<string, Command> = {
     const { values, args } = parse(argv, {}, ["WORKSPACE_ID", "SUBJECT"]);
     return async () => {
       await requireWorkspace(args[0]!);
-      const revocation = await revokeSubject(args[0]!, args[1]!);
+      const revocation = await revokeSubject(args[0]!, args[1]!, null, cliActor());
       return { json: revocation, text: `Revoked ${revocation.revoked} session(s) of ${revocation.subject}.`, asJson: values.json };
     };
   },

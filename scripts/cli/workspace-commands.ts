@@ -14,7 +14,7 @@ export const workspaceCommands: Record<string, Command> = {
     const { values } = parse(argv, { name: { type: "string" }, credits: { type: "string" } }, []);
     const input = ZCreateWorkspaceInput.parse({ name: required(values.name, "name"), credits: values.credits ?? "0", withKey: true });
     return async () => {
-      const created = await createWorkspace(input);
+      const created = await createWorkspace(input, cliActor());
       const { id, name, balance } = created.workspace;
       const secret = created.apiKey!.secret;
       return {

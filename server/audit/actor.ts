@@ -23,6 +23,9 @@ export function cliActor(): AuditActor {
 
 export const SYSTEM_ACTOR: AuditActor = { type: "system", name: "gateway" };
 
+/** A change made through the API with a workspace key (revoking the sessions it minted): the key names it. */
+export const keyActor = (keyId: string): AuditActor => ({ type: "system", name: `api key ${keyId}` });
+
 /** The columns an actor is stored as. */
 export function actorColumns(actor: AuditActor): { actorType: AuditActor["type"]; actorId: string | null; actorName: string } {
   if (actor.type === "user") return { actorType: "user", actorId: actor.id, actorName: actor.email };

@@ -1,6 +1,7 @@
 // Opening a workspace: its row and owner (identity), its first credits (the ledger), and a first
 // API key if asked, in one transaction. Above both identity and the ledger, so neither imports the other.
 import { z } from "zod";
+import { recordAudit, type AuditActor } from "../audit/record";
 import { db, type Tx } from "../infra/db/client";
 import { env } from "../infra/env";
 import { newId } from "../kernel/ids";
@@ -23,14 +24,16 @@ export const ZCreateWorkspaceInput = z.object({
 export type CreateWorkspaceInput = z.input<typeof ZCreateWorkspaceInput>;
 export type CreatedWorkspace = { workspace: WorkspaceView; apiKey?: { key: KeyView; secret: string } };
 
-export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
+export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput, actor?: AuditActor): Promise<CreatedWorkspace> {
   const data = ZCreateWorkspaceInput.parse(input);
   const row = await tx.workspace.create({ data: { id: newId("ws"), name: data.name } });
   if (data.ownerUserId) {
     await tx.membership.create({ data: { workspaceId: row.id, userId: data.ownerUserId, role: "owner" } });
   }
+  const opened = { name: { from: null, to: row.name }, owner: { from: null, to: data.ownerUserId ?? null } };
+  await recordAudit(tx, { workspaceId: row.id, actor, action: "workspace.create", target: { type: "workspace", id: row.id }, changes: opened });
   let workspace = money(data.credits).gt(0)
-    ? await addCreditsTx(tx, { workspaceId: row.id, amount: data.credits, note: "initial credits", createdById: data.ownerUserId })
+    ? await addCreditsTx(tx, { workspaceId: row.id, amount: data.credits, note: "initial credits", createdById: data.ownerUserId }, actor)
     : toWorkspaceView(row);
   if (data.signupCredits && data.ownerUserId && money(env.SIGNUP_CREDITS).gt(0)) {
     // Once per user, whichever of their workspaces comes first (two at once: one wins the update).
@@ -43,6 +46,6 @@ export async function createWorkspaceTx(tx: Tx, input: CreateWorkspaceInput): Pr
 }
 
 /** One transaction: a failure anywhere leaves no half-made workspace behind. */
-export function createWorkspace(input: CreateWorkspaceInput): Promise<CreatedWorkspace> {
-  return db.$transaction((tx) => createWorkspaceTx(tx, input));
+export function createWorkspace(input: CreateWorkspaceInput, actor?: AuditActor): Promise<CreatedWorkspace> {
+  return db.$transaction((tx) => createWorkspaceTx(tx, input, actor));
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit, type AuditEventView } from "../../server/audit/list-audit";
 import { db } from "../../server/infra/db/client";
+import { mintSession } from "../../server/identity/sessions/mint-session";
 import { Channel, notify } from "../../server/infra/db/notify";
 import { cli } from "../cli-process";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
@@ -194,6 +195,33 @@ describe("audit: who may read it", () => {
       await expect(members[role]!.caller.audit.list({}), role).rejects.toMatchObject({ code: "FORBIDDEN" });
       await expect(members[role]!.caller.audit.exportCsv({}), role).rejects.toMatchObject({ code: "FORBIDDEN" });
     }
+  });
+
+  it("opening a workspace and revoking sessions (one, and all of a subject's)", async () => {
+    const founder = await newUser({ name: "founder" });
+    const opened = await (await userCaller(founder.id)).workspaces.create({ name: "Fresh team" });
+    expect(await latest(opened.id, "workspace.create")).toMatchObject({
+      actor: { type: "user", id: founder.id },
+      target: { type: "workspace", id: opened.id },
+      changes: { name: { from: null, to: "Fresh team" }, owner: { from: null, to: founder.id } },
+    });
+
+    const { workspace, members } = await teamWorkspace();
+    const caller = members.admin!.caller;
+    const plan = await caller.plans.create({ name: "Sessions" });
+    const minter = { workspaceId: workspace.id, keyId: null, planId: null, grant: null };
+    const one = await mintSession(minter, { plan: plan.id, subject: "user-1" });
+    await mintSession(minter, { plan: plan.id, subject: "user-2" });
+    await mintSession(minter, { plan: plan.id, subject: "user-2" });
+    await caller.plans.revokeSession({ id: one.id });
+    const revoked = await latest(workspace.id, "session.revoke");
+    expect(revoked).toMatchObject({ actor: { type: "user", id: members.admin!.id }, target: { type: "session", id: one.id }, changes: { subject: { to: "user-1" } } });
+    expect(revoked.changes.revoked_at?.to).toEqual(expect.any(String));
+    await caller.plans.revokeSubject({ subject: "user-2" });
+    expect(await latest(workspace.id, "session.revoke_subject")).toMatchObject({ target: { type: "subject", id: "user-2" }, changes: { revoked: { from: null, to: 2 } } });
+    // Revoking what is already revoked changes nothing, and records nothing.
+    await caller.plans.revokeSession({ id: one.id });
+    expect((await listAudit(workspace.id, { action: "session.revoke", limit: 10 })).events.filter((e) => e.action === "session.revoke")).toHaveLength(1);
   });
 
   it("another workspace's events are never listed, whatever the filter or cursor", async () => {

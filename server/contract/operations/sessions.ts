@@ -1,5 +1,6 @@
 // Session tokens for an app's end users (docs/SESSIONS.md): minted and revoked with a workspace
 // API key; the gateway's public signing keys for anyone to verify them.
+import { keyActor } from "../../audit/actor";
 import { z } from "zod";
 import { ZMintedSession, ZMintSessionInput } from "../../identity/sessions/session-schemas";
 import { revokeSession, revokeSubject } from "../../identity/sessions/manage-sessions";
@@ -62,7 +63,7 @@ export const sessionsRevoke = operation({
   pricing: { kind: "free" },
   handler: (ctx, input) => {
     const key = keyOnly(ctx.principal, "revoke sessions");
-    return revokeSession(key.workspaceId, input.id, key.planId ?? null);
+    return revokeSession(key.workspaceId, input.id, key.planId ?? null, key.keyId ? keyActor(key.keyId) : undefined);
   },
 });
 
@@ -83,7 +84,7 @@ export const sessionsRevokeSubject = operation({
   pricing: { kind: "free" },
   handler: (ctx, input) => {
     const key = keyOnly(ctx.principal, "revoke sessions");
-    return revokeSubject(key.workspaceId, input.subject, key.planId ?? null);
+    return revokeSubject(key.workspaceId, input.subject, key.planId ?? null, key.keyId ? keyActor(key.keyId) : undefined);
   },
 });
 

@@ -1,6 +1,7 @@
 // Listing and revoking sessions. A revocation NOTIFYs every instance, whose session cache drops
 // the session at once (and never keeps it past its max age when a notification is lost).
 import { z } from "zod";
+import { recordAudit, type AuditActor } from "../../audit/record";
 import { db, type Tx } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
@@ -43,21 +44,32 @@ export async function aliveSessionCounts(workspaceId: string): Promise<Record<st
  * `planId`: only a session of that plan (a key on a plan manages only its plan's sessions, as it
  * mints only for it); another is answered as unknown.
  */
-export async function revokeSession(workspaceId: string, id: string, planId: string | null = null): Promise<SessionView> {
+export async function revokeSession(workspaceId: string, id: string, planId: string | null = null, actor?: AuditActor): Promise<SessionView> {
   return db.$transaction(async (tx) => {
     const found = await tx.planSession.findFirst({ where: { id, workspaceId, ...(planId ? { planId } : {}) } });
     if (!found) throw errors.notFound(`No session with id ${id}.`, "session_not_found", "id");
     const row = found.revokedAt ? found : await tx.planSession.update({ where: { id }, data: { revokedAt: new Date() } });
     await notify(tx, Channel.sessionChanged, id);
+    if (!found.revokedAt) {
+      const changes = { revoked_at: { from: null, to: row.revokedAt!.toISOString() }, plan: { from: row.planId, to: row.planId }, subject: { from: row.subject, to: row.subject } };
+      await recordAudit(tx, { workspaceId, actor, action: "session.revoke", target: { type: "session", id }, changes });
+    }
     return toSessionView(row);
   });
 }
 
 /** Revokes every session of one subject in a workspace (`planId`: under that plan only); returns how many were alive. */
-export async function revokeSubject(workspaceId: string, subject: string, planId: string | null = null): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
+export async function revokeSubject(
+  workspaceId: string,
+  subject: string,
+  planId: string | null = null,
+  actor?: AuditActor,
+): Promise<{ object: "session.revocation"; subject: string; revoked: number }> {
   return db.$transaction(async (tx) => {
     const alive = await tx.planSession.findMany({ where: { workspaceId, subject, revokedAt: null, ...(planId ? { planId } : {}) }, select: { id: true } });
     await revokeAlive(tx, alive);
+    const changes = { revoked: { from: null, to: alive.length }, ...(planId ? { plan: { from: planId, to: planId } } : {}) };
+    if (alive.length) await recordAudit(tx, { workspaceId, actor, action: "session.revoke_subject", target: { type: "subject", id: subject }, changes });
     return { object: "session.revocation", subject, revoked: alive.length };
   });
 }

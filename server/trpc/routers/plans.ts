@@ -40,11 +40,11 @@ export const plansRouter = router({
   revokeSession: workspaceProcedure("plans.manage")
     .input(ZId)
     .output(ZSessionView)
-    .mutation(({ ctx, input }) => revokeSession(ctx.principal.workspaceId, input.id)),
+    .mutation(({ ctx, input }) => revokeSession(ctx.principal.workspaceId, input.id, null, userActor(ctx.user))),
   revokeSubject: workspaceProcedure("plans.manage")
     .input(z.object({ subject: z.string().min(1).max(256) }))
     .output(z.object({ object: z.literal("session.revocation"), subject: z.string(), revoked: z.number().int() }))
-    .mutation(({ ctx, input }) => revokeSubject(ctx.principal.workspaceId, input.subject)),
+    .mutation(({ ctx, input }) => revokeSubject(ctx.principal.workspaceId, input.subject, null, userActor(ctx.user))),
 
   issuers: workspaceProcedure("workspace.view")
     .output(z.array(ZIssuerView))

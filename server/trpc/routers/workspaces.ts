@@ -20,7 +20,7 @@ export const workspacesRouter = router({
     .input(ZNewWorkspaceInput)
     .output(ZRenamedWorkspace)
     .mutation(async ({ ctx, input }) => {
-      const { workspace } = await createWorkspace({ name: input.name, ownerUserId: ctx.user.id, signupCredits: true });
+      const { workspace } = await createWorkspace({ name: input.name, ownerUserId: ctx.user.id, signupCredits: true }, userActor(ctx.user));
       return { id: workspace.id, name: workspace.name };
     }),
 
