@@ -1,6 +1,7 @@
-// npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2). Run as
-// many as you like against one database; with the filesystem blob store they must share the
-// gateway's DATA_DIR, with BLOB_STORE=s3 they can run anywhere.
+// npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2) and sends
+// webhook deliveries (two at a time, beside the gateway's own). Run as many as you like against one
+// database; with the filesystem blob store they must share the gateway's DATA_DIR, with
+// BLOB_STORE=s3 they can run anywhere.
 import { disconnectDb, useDatabase } from "../server/infra/db/client";
 import { currentHolder } from "../server/infra/db/data-dir";
 import { stopListening } from "../server/infra/db/notify";
@@ -9,6 +10,7 @@ import { stopJobQueue } from "../server/infra/jobs/boss";
 import { logFor } from "../server/infra/telemetry/log";
 import { WORKER_ID } from "../server/inference/videos/render-video";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
+import { startDeliveryWorkers } from "../server/alerts/deliver";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
 if (!url) {
@@ -36,4 +38,5 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 
 await startVideoWorkers(concurrency);
 startVideoSweeps();
-log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once`);
+await startDeliveryWorkers();
+log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, and sends webhook deliveries`);
