@@ -10,6 +10,8 @@ export type ChargedCall = { modelId: string; nodeId: string; nodeMs: number; inp
 
 export interface CallObserver {
   charged(call: ChargedCall): void;
+  /** The charge was paid with x402 for `cost` USD (the metered cost rounded up to the asset's smallest unit, or an exact price): what the call cost. */
+  settled?(cost: string): void;
   /** Times the write of a call's usage (a span of the request's trace, when traced). */
   usageWrite<T>(write: Promise<T>): Promise<T>;
 }

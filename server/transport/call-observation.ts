@@ -140,6 +140,10 @@ export class CallObservation implements CallObserver {
     if (c.usageEstimated) this.usageEstimated = true;
   }
 
+  settled(cost: string): void {
+    this.cost = cost;
+  }
+
   usageWrite<T>(write: Promise<T>): Promise<T> {
     if (!this.span) return write;
     const s = tracer().startSpan("usage write", {}, contextOf(this.span));

@@ -16,7 +16,7 @@ import { db } from "../../server/infra/db/client";
 import { freePort } from "../../server/infra/net/free-port";
 import { money } from "../../server/kernel/money";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
-import { newWorkspace } from "../helpers";
+import { newWorkspace, until } from "../helpers";
 import { createJob, waitForJob } from "../helpers-video";
 import { sseFrames } from "../sse-frames";
 import { accountOf, payingFetch, startPaidChain, tokenBalance, usageOfPayer, usd, x402ClientFor, type PaidChain } from "../x402-fixtures";
@@ -162,6 +162,17 @@ describe("pay and serve", () => {
     expect(usd(payerBefore - payerAfter).toFixed()).toBe(charged.toFixed());
     expect(usd(payToAfter - payToBefore).toFixed()).toBe(charged.toFixed());
     expect(money(streamed.amount).gt(0)).toBe(true);
+
+    // The request log has the paid calls with their payer and what they cost, the stream's too.
+    const ids = [chat.response.headers.get("x-request-id")!, res.headers.get("x-request-id")!];
+    const { value: rows } = await until(() => db.requestLog.findMany({ where: { id: { in: ids } } }), (r) => r.length === 2, 10_000);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatchObject({ credential: "x402", status: 200, errorCode: null, route: "/v1/chat/completions" });
+      expect(row.payer!.toLowerCase()).toBe(who.toLowerCase());
+      const event = await db.usageEvent.findUniqueOrThrow({ where: { id: row.id } });
+      expect(row.cost!.toString()).toBe(event.cost.toString());
+    }
   });
 
   it("settles payments sent at once to two instances sharing the facilitator's wallet: every one served, settled and recorded", async () => {

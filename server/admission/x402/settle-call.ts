@@ -8,7 +8,7 @@ import type { Hold } from "../../ledger/hold";
 import type { UsageRecord } from "../../ledger/movements";
 import type { Money } from "../../kernel/money";
 import type { X402Payment } from "../../identity/principal";
-import { toAtomic } from "./amounts";
+import { fromAtomic, toAtomic } from "./amounts";
 import { failClaim, type Claim } from "./payment-claims";
 import { errors } from "../../kernel/errors";
 import { paymentRequired } from "./requirements";
@@ -43,4 +43,5 @@ export async function settleCall(a: Admitted, charge: Money, usage: UsageRecord)
     a.hold.end();
   }
   a.ctx.outcome.payment = { ...settled.response, payer: settled.response.payer ?? a.claim.payer, amount: settled.amount.toString() };
+  a.ctx.observer?.settled?.(fromAtomic(settled.amount, a.ps.config.decimals).toString());
 }
