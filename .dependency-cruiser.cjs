@@ -45,6 +45,8 @@ const layer = {
   kernel: "^server/kernel/",
   /** Every /v1 call as a log row, and the call's tags. */
   requestLog: "^server/request-log/",
+  /** Answers kept and replayed for calls that ask again. */
+  responseCache: "^server/response-cache/",
   /** The composition roots: files directly in `server/`. */
   roots: "^server/[^/]+$",
 };
@@ -52,6 +54,7 @@ const layer = {
 /** The domains: what a call is about, below the layers that receive and run it. */
 const domains = [
   layer.requestLog,
+  layer.responseCache,
   layer.identity,
   layer.admission,
   layer.inference,

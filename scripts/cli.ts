@@ -1,6 +1,7 @@
 // npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
 import { UsageError, USAGE, type Command } from "./cli/args";
 import { auditCommands } from "./cli/audit-commands";
+import { cacheCommands } from "./cli/cache-commands";
 import { connectForCli } from "./cli/connect";
 import { issuerCommands } from "./cli/issuer-commands";
 import { keyCommands } from "./cli/key-commands";
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   ...webhookCommands,
   ...auditCommands,
   ...logCommands,
+  ...cacheCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

@@ -1,5 +1,6 @@
 // Background work of a gateway server process.
 import { startDeliveryWorkers } from "./alerts/deliver";
+import { startCacheSweep } from "./response-cache/clear";
 import { subscribeLedgerAlerts } from "./alerts/ledger-alerts";
 import { startHealthChecks } from "./routing/nodes/health-check";
 import { env } from "./infra/env";
@@ -61,6 +62,8 @@ export function startBackground(): void {
   for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   stopHealthChecks = startHealthChecks();
   timers.push(startLogMaintenance());
+  // Expired response cache entries, deleted in chunks every minute (they are never answered meanwhile).
+  timers.push(startCacheSweep());
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();

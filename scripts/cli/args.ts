@@ -43,6 +43,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
        [--limit N] [--json]   (the request log, newest first)
   capture WORKSPACE_ID [--enable|--disable] [--max-bytes N] [--redact PATTERN ...] [--no-redact]
           [--key KEY_ID --enable|--disable|--inherit] [--json]   (keeping request and answer bodies)
+  cache clear WORKSPACE_ID [--model M | --key KEY_ID] [--json]   (remove response cache entries)
+  cache settings WORKSPACE_ID [--default-on|--default-off] [--ttl S] [--max-ttl S]
+                 [--price-fraction 0..1] [--sampling|--no-sampling] [--json]
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
@@ -85,6 +88,10 @@ default), sets the bytes kept of each body (1024 to 1048576, default 32768) and 
 redaction patterns (RE2 syntax; --redact replaces the list, --no-redact empties it); with no flag
 it prints the settings. --key sets one key's own choice (--inherit: the workspace's). See
 docs/REQUEST-LOG.md.
+
+cache: the response cache (docs/CACHE.md). cache settings with no flag prints the settings; a
+call uses the cache when it sends x-gateway-cache: use, or by default once --default-on.
+--price-fraction is what a hit costs, as a fraction of the original call (default 0).
 
 webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/ALERTS.md). Events:
 balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),

@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = {
   "webhook.update": "A webhook changed: the fields that changed.",
   "webhook.delete": "A webhook was removed: its fields before.",
   "webhook.rotate_secret": "A webhook's signing secret was replaced: secret as [secret].",
+  "cache.update": "Response cache settings changed: the workspace's default_on, ttl_seconds, max_ttl_seconds, price_fraction, sampling, or a key's or plan's default_on and own_scope.",
+  "cache.clear": "Response cache entries were removed: model or key when limited to one, removed (how many).",
   "capture.update": "Body capture changed: the workspace's enabled, max_bytes, redact_patterns, or a key's capture (true, false, null: the workspace's).",
 } as const;
 

@@ -90,6 +90,12 @@ export type Operation<
    * paid for, by its id).
    */
   x402?: X402Use;
+  /**
+   * Its answers may be kept by the response cache (server/response-cache/): every answer then
+   * carries `x-gateway-cache` (hit, miss or bypass), and the call follows `x-gateway-cache` and
+   * `x-gateway-cache-ttl` and the workspace's, plan's and key's defaults.
+   */
+  cached?: true;
   /** The API family of its answers and errors: absent for OpenAI's; `anthropic` for Anthropic's Messages API (errors `{type: "error", error: {type, message}}`, stream failures as an `error` event). */
   dialect?: Dialect;
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;

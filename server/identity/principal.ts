@@ -2,6 +2,7 @@ import type { PaymentPayload } from "@x402/core/types";
 import type { Role } from "../generated/prisma/enums";
 import type { CallContext as KernelCallContext } from "../kernel/call-context";
 import type { KeyGrant } from "./keys/permissions";
+import type { KeyCache } from "./keys/verify-key";
 
 /**
  * Who is calling. Every credential kind resolves to this, so services see one kind of caller:
@@ -20,6 +21,8 @@ export type Principal =
       grant?: KeyGrant | null;
       /** The key's own choice on capturing its calls' bodies; absent: the workspace's. */
       capture?: boolean;
+      /** The key's own response cache settings; absent: its plan's and workspace's. */
+      cache?: KeyCache;
     }
   | {
       kind: "session";

@@ -189,6 +189,10 @@ export const EnvSchema = z.object({
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
   /** The request log (server/request-log/): every /v1 call as a row, written in batches; off: none. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  /** Bytes of answers the response cache keeps in each process's memory, in front of PostgreSQL. */
+  CACHE_MEMORY_BYTES: int(64 * 1024 * 1024),
+  /** The largest answer the response cache stores (bytes of its JSON); a larger one is answered, not stored. */
+  CACHE_MAX_ENTRY_BYTES: int(1024 * 1024),
   /** Days a request log row is kept (whole days are dropped). */
   LOG_RETENTION_DAYS: int(30),
   /** How long request log rows wait to be written together. */

@@ -3,10 +3,10 @@
 // (metrics, the request's log line and trace); services pass it along with the call's context.
 
 /**
- * A call the node answered and the ledger charged. `nodeMs`: from sending it to the node's last
- * byte. `usageEstimated`: the node reported no usage, the tokens are the gateway's own count.
+ * A call the node answered (null: the response cache did) and the ledger charged. `nodeMs`: from
+ * sending it to the node's last byte. `usageEstimated`: the node reported no usage, the tokens are the gateway's own count.
  */
-export type ChargedCall = { modelId: string; nodeId: string; nodeMs: number; inputTokens: number; outputTokens: number; cost: string; usageEstimated?: boolean };
+export type ChargedCall = { modelId: string; nodeId: string | null; nodeMs: number; inputTokens: number; outputTokens: number; cost: string; usageEstimated?: boolean };
 
 export interface CallObserver {
   charged(call: ChargedCall): void;

@@ -75,8 +75,8 @@ export function release(m: Metering): void {
 
 type Units = Omit<UsageRecord, "eventId" | "modelId" | "nodeId" | "endpoint" | "latencyMs" | "planId" | "subject"> & { cost: Money };
 
-/** Charges a finished call: its model, node, duration (from `started`) and units; resolves once committed. */
-export function recordCall(m: Metering, call: { modelId: string; nodeId: string; started: number }, units: Units): Promise<void> {
+/** Charges a finished call: its model, node (null: answered by the response cache), duration (from `started`) and units; resolves once committed. */
+export function recordCall(m: Metering, call: { modelId: string; nodeId: string | null; started: number }, units: Units): Promise<void> {
   const { cost, ...counts } = units;
   const r = m.reservation;
   r.onUsage?.((counts.inputTokens ?? 0) + (counts.outputTokens ?? 0));

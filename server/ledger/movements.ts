@@ -37,6 +37,9 @@ export type UsageRecord = {
   payer?: string | null;
   paymentScheme?: string | null;
   paymentTx?: string | null;
+  /** Answered by the response cache: the units are the original call's, the cost the cache price; `cacheSaved` what the original cost beyond it. */
+  cacheHit?: boolean;
+  cacheSaved?: string;
 };
 
 export type Movement = {
@@ -94,7 +97,7 @@ const COLUMNS: [string, string][] = [
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
   ["planId", "text"], ["subject", "text"], ["counters", "text"], ["payer", "text"], ["paymentScheme", "text"], ["paymentTx", "text"],
-  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"],
+  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"], ["cacheHit", "bool"], ["cacheSaved", "numeric"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -107,6 +110,7 @@ function values(m: Movement): unknown[] {
     u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
     u?.payer ?? null, u?.paymentScheme ?? null, u?.paymentTx ?? null,
     count(u?.cacheWriteTokens), u?.estimated === true, u?.tags ? JSON.stringify(u.tags) : null,
+    u?.cacheHit === true, u?.cacheSaved ? formatMoney(toStored(u.cacheSaved)) : "0",
   ];
 }
 
@@ -131,10 +135,11 @@ const SQL = `
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
       "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject",
-      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated", "tags")
+      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated", "tags", "cacheHit", "cacheSaved")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
       i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
-      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated", i."tags"::jsonb
+      i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated", i."tags"::jsonb,
+      i."cacheHit", i."cacheSaved"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
   ), entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")

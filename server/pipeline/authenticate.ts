@@ -67,6 +67,7 @@ export async function authenticateBearer(header: string | null, spends: boolean)
   if (spends && result.spendLimitReached) throw errors.keySpendLimitReached();
   const principal: Extract<Principal, { kind: "api_key" }> = { kind: "api_key", workspaceId: result.workspaceId, keyId: result.keyId, planId: result.planId, grant: result.grant };
   if (result.capture !== null) principal.capture = result.capture;
+  if (result.cache) principal.cache = result.cache;
   return principal;
 }
 

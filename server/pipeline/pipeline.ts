@@ -29,7 +29,10 @@ import type { CallContext } from "../kernel/call-context";
 import type { CallObserver } from "../kernel/call-observer";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { hasIssues, validationError } from "../kernel/validation-error";
+import type { CacheHeaders } from "../response-cache/directive";
 import { assertTier, authenticate, type Caller, type Credential, type Target } from "./authenticate";
+import { planCache, runCached, type CachePlan } from "./cache-stage";
+import { cacheOnByDefault } from "../identity/plans/plan-cache";
 
 /** What the pipeline tells the request's telemetry (the transport's CallObservation). */
 export type PipelineObserver = CallObserver & {
@@ -59,8 +62,8 @@ export type CallRequest = {
   observer: PipelineObserver;
 };
 
-/** A call being run: its caller, and what it produced beside its answer. */
-export type RunningCall = Caller & { requestId: string; outcome: CallOutcome; observer?: CallObserver };
+/** A call being run: its caller, what it produced beside its answer, and the cache headers it sent (none from the dashboard). */
+export type RunningCall = Caller & { requestId: string; outcome: CallOutcome; observer?: CallObserver; cacheHeaders?: CacheHeaders };
 
 /** A path whose every operation needs no credential. */
 const isOpen = (match: RouteMatch) => (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
@@ -79,7 +82,7 @@ function targetOf(match: RouteMatch): Target | null {
 export async function runCall(req: CallRequest): Promise<unknown> {
   const { match, observer } = req;
   if (match.kind === "served" || match.kind === "unserved") observer.operation(match.op);
-  const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer };
+  const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer, cacheHeaders: { mode: req.header("x-gateway-cache"), ttl: req.header("x-gateway-cache-ttl") } };
   try {
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     if (!isOpen(match)) {
@@ -123,14 +126,25 @@ export async function runOperation(op: AnyOperation, call: RunningCall, raw: unk
   // The tier was checked: the principal is there for every tier but `none`, whose handlers take it as optional.
   const result = await op.handler(call as CallContext<Principal>, input);
   if (!(result instanceof ModelCall)) return result;
-  const metering = await admit(call as CallContext<Principal>, result.spec);
-  // [cache]
+  const ctx = call as CallContext<Principal>;
+  const cache = op.cached ? await cachePlanFor(op, input as Record<string, unknown>, ctx, call.cacheHeaders ?? {}) : null;
+  const metering = await admit(ctx, result.spec);
   try {
-    return await result.run(metering);
+    // [cache]: a hit answers here; a miss runs the call and keeps its answer.
+    return cache ? await runCached(cache, result, metering, ctx) : await result.run(metering);
   } catch (err) {
     release(metering);
     throw err;
   }
+}
+
+/** [cache], before admission: a call that neither asks for the cache nor has it on by default bypasses it at once. */
+async function cachePlanFor(op: AnyOperation, input: Record<string, unknown>, ctx: CallContext<Principal>, headers: CacheHeaders): Promise<CachePlan | null> {
+  if (headers.mode === undefined && !(await cacheOnByDefault(ctx.principal))) {
+    ctx.outcome.cache = "bypass";
+    return null;
+  }
+  return planCache(op, input, ctx, headers);
 }
 
 /** answer: every answer to a caller with rate limits reports them, also one not admitted through them. */

@@ -22,6 +22,8 @@ const planRule = (id: string, models: string[] | null): PlanRule => ({
   rpm: null,
   tpm: null,
   concurrency: null,
+  cacheDefault: null,
+  cacheOwnScope: false,
 });
 
 const codeOf = (fn: () => void): string | null => {

@@ -33,6 +33,7 @@ export const embeddingsCreate = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: { kind: "metered", unit: "tokens", note: "input tokens the node reports, at input_per_1m" },
+  cached: true,
   handler: (_ctx, input) => createEmbeddings(input),
 });
 

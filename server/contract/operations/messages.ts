@@ -26,6 +26,7 @@ export const messagesCreate = operation({
   produces: { kind: "json_or_sse" },
   errors: NODE_CALL,
   pricing: TOKENS,
+  cached: true,
   dialect: "anthropic",
   handler: (_ctx, input) => createMessage(input),
 });

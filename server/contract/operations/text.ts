@@ -29,6 +29,7 @@ export const chatCreateCompletion = operation({
   produces: { kind: "json_or_sse" },
   errors: NODE_CALL,
   pricing: TOKENS,
+  cached: true,
   handler: (_ctx, input) => createChatCompletion(input),
 });
 
@@ -48,6 +49,7 @@ export const responsesCreate = operation({
   produces: { kind: "json_or_sse" },
   errors: { ...NODE_CALL, 404: "No such model (`model_not_found`), or no stored response `previous_response_id` (`previous_response_not_found`)." },
   pricing: TOKENS,
+  cached: true,
   handler: (ctx, input) => createResponse(ctx, input),
 });
 

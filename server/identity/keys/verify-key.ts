@@ -36,11 +36,16 @@ type KeyRecord = {
   grant: KeyGrant | null;
   /** Capture of the key's request and answer bodies: null follows the workspace. */
   capture: boolean | null;
+  /** The response cache for the key's calls (null: not set on the key). */
+  cache: KeyCache | null;
 };
+
+/** A key's own response cache settings: `use` by default (null: its plan's or workspace's), and its own entries. */
+export type KeyCache = { defaultOn: boolean | null; ownScope: boolean };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
-  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; capture: boolean | null; spendLimitReached: boolean }
+  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; capture: boolean | null; cache: KeyCache | null; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -64,7 +69,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
     keyCacheStats.databaseLoads += 1;
     const row = await db.apiKey.findUnique({
       where: { hash },
-      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true },
+      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true, cacheDefault: true, cacheOwnScope: true },
     });
     return (
       row && {
@@ -77,6 +82,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
         planId: row.planId,
         grant: grantOf(row.permissions, row.models),
         capture: row.captureBodies,
+        cache: row.cacheDefault !== null || row.cacheOwnScope ? { defaultOn: row.cacheDefault, ownScope: row.cacheOwnScope } : null,
       }
     );
   },
@@ -105,7 +111,7 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   touch(record.id, now);
   const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
   // An unrestricted key's grant is undefined, so its principal is what it was before restrictions existed.
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, capture: record.capture, spendLimitReached };
+  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, capture: record.capture, cache: record.cache, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

@@ -18,18 +18,27 @@ export type PlanRule = Limits & {
   dailyCap: string | null;
   monthlyCap: string | null;
   maxTtlSeconds: number;
+  /** The response cache under this plan: `use` by default (null: the workspace's), and its own entries. */
+  cacheDefault: boolean | null;
+  cacheOwnScope: boolean;
 };
 
 /** Whether the workspace keeps its calls' request and answer bodies, and how (server/request-log/capture/). */
 export type CaptureSettings = { on: boolean; maxBytes: number; patterns: readonly string[] };
 
-export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule>; capture: CaptureSettings };
+/** The workspace's response cache settings (server/response-cache/). `priceFraction`: a decimal string from 0 to 1. */
+export type CacheSettings = { defaultOn: boolean; ttlSeconds: number; maxTtlSeconds: number; priceFraction: string; sampling: boolean };
+
+export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule>; capture: CaptureSettings; cache: CacheSettings };
 
 async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
   const [ws, plans] = await Promise.all([
     db.workspace.findUnique({
       where: { id: workspaceId },
-      select: { defaultRpm: true, defaultTpm: true, defaultConcurrency: true, captureBodies: true, captureMaxBytes: true, captureRedact: true },
+      select: {
+        ...{ defaultRpm: true, defaultTpm: true, defaultConcurrency: true, captureBodies: true, captureMaxBytes: true, captureRedact: true },
+        ...{ cacheDefault: true, cacheTtlSeconds: true, cacheMaxTtlSeconds: true, cachePriceFraction: true, cacheSampling: true },
+      },
     }),
     db.plan.findMany({ where: { workspaceId } }),
   ]);
@@ -45,12 +54,21 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       dailyCap: p.dailyCap?.toString() ?? null,
       monthlyCap: p.monthlyCap?.toString() ?? null,
       maxTtlSeconds: p.maxTtlSeconds,
+      cacheDefault: p.cacheDefault,
+      cacheOwnScope: p.cacheOwnScope,
     });
   }
   return {
     defaults: { rpm: ws?.defaultRpm ?? null, tpm: ws?.defaultTpm ?? null, concurrency: ws?.defaultConcurrency ?? null },
     plans: rules,
     capture: { on: ws?.captureBodies ?? false, maxBytes: ws?.captureMaxBytes ?? 0, patterns: ws?.captureRedact ?? [] },
+    cache: {
+      defaultOn: ws?.cacheDefault ?? false,
+      ttlSeconds: ws?.cacheTtlSeconds ?? 3600,
+      maxTtlSeconds: ws?.cacheMaxTtlSeconds ?? 86400,
+      priceFraction: ws?.cachePriceFraction.toString() ?? "0",
+      sampling: ws?.cacheSampling ?? false,
+    },
   };
 }
 
@@ -64,6 +82,14 @@ const cache = new FreshCache<WorkspaceRules>({
 
 export function workspaceRules(workspaceId: string): Promise<WorkspaceRules> {
   return cache.get(workspaceId);
+}
+
+/** Whether a caller's calls use the response cache when they do not say: its key's default, else its plan's, else its workspace's. */
+export async function cacheOnByDefault(principal: Principal): Promise<boolean> {
+  const rules = await cache.get(principal.workspaceId);
+  const keyDefault = principal.kind === "api_key" ? principal.cache?.defaultOn : null;
+  const plan = principal.kind === "api_key" || principal.kind === "session" ? (principal.planId && rules.plans.get(principal.planId)) : null;
+  return keyDefault ?? (plan ? plan.cacheDefault : null) ?? rules.cache.defaultOn;
 }
 
 /** The capture settings that apply to a caller's calls (a key may override its workspace either way), or null: none kept. */

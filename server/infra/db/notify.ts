@@ -18,6 +18,8 @@ export const Channel = {
   signingKeysChanged: "gateway_signing_keys_changed",
   /** Payload: "*": a trusted issuer was added or removed. */
   issuersChanged: "gateway_issuers_changed",
+  /** Payload: `<workspace id> [model:<id>|key:<id>|entry:<scope> <hash>]`: response cache entries removed or replaced. */
+  responseCacheCleared: "gateway_response_cache_cleared",
   /** Payload: `fail|ok <instance> <node id>`: a call to a node failed, or a node with failures served one. */
   breaker: "gateway_breaker",
 } as const;

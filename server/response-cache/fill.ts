@@ -1,0 +1,77 @@
+// A miss's answer on its way to the caller, kept for the cache once it is whole: a JSON answer
+// before it goes out, a stream after its last event and before its end (a stream that fails is
+// never kept; one whose client left is read to its end and kept, like it is billed). Keeping it
+// before the answer ends means the caller's next call finds it on any process of any instance.
+// What the call cost comes from the ledger's report of its charge, observed here on the way to
+// the request's own observer.
+import { env } from "../infra/env";
+import type { CallObserver, ChargedCall } from "../kernel/call-observer";
+import { EventStream } from "../kernel/event-stream";
+import { logFor } from "../infra/telemetry/log";
+import { storeEntry, type CachedAnswer, type CacheEntry } from "./entries";
+
+const log = logFor("response-cache");
+
+/** Where a miss's answer goes: its key and scope, and for how long. */
+export type FillTarget = { workspaceId: string; scope: string; hash: string; route: string; apiKeyId: string | null; ttlSeconds: number; replacing: boolean };
+
+/** The request's observer, noting the charge of the call it passes on. */
+export class ChargeWatch implements CallObserver {
+  charge: ChargedCall | null = null;
+  constructor(private readonly inner: CallObserver | undefined) {}
+  charged(call: ChargedCall): void {
+    this.charge = call;
+    this.inner?.charged(call);
+  }
+  settled(cost: string): void {
+    this.inner?.settled?.(cost);
+  }
+  usageWrite<T>(write: Promise<T>): Promise<T> {
+    return this.inner ? this.inner.usageWrite(write) : write;
+  }
+}
+
+/** Stores the answer; never fails the call (a store that fails is logged, and the answer goes out). */
+async function keep(target: FillTarget, watch: ChargeWatch, answer: CachedAnswer, bytes: number): Promise<void> {
+  const charge = watch.charge;
+  // Only an answer the ledger charged is kept (never one that failed or was refused).
+  if (!charge || bytes > env.CACHE_MAX_ENTRY_BYTES) return;
+  const entry: CacheEntry = {
+    ...target,
+    modelId: charge.modelId,
+    answer,
+    bytes,
+    inputTokens: charge.inputTokens,
+    outputTokens: charge.outputTokens,
+    cost: charge.cost,
+    expiresAt: Date.now() + target.ttlSeconds * 1000,
+  };
+  await storeEntry(entry, target.replacing).catch((err: unknown) => log.warn({ err }, "response cache: an answer could not be stored"));
+}
+
+async function* tapped(events: AsyncIterable<string>, done: (payloads: string[], bytes: number) => Promise<void>): AsyncGenerator<string> {
+  const payloads: string[] = [];
+  let bytes = 2;
+  for await (const payload of events) {
+    if (bytes <= env.CACHE_MAX_ENTRY_BYTES) {
+      payloads.push(payload);
+      bytes += payload.length + 3;
+    }
+    yield payload;
+  }
+  await done(payloads, bytes);
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<string> => typeof v === "object" && v !== null && Symbol.asyncIterator in v;
+
+/** The answer as the caller gets it (unchanged), kept for the cache once whole. */
+export async function fillFrom(answer: unknown, target: FillTarget, watch: ChargeWatch): Promise<unknown> {
+  if (answer instanceof EventStream) {
+    const { named, done } = answer.options;
+    return new EventStream(tapped(answer.events, (events, bytes) => keep(target, watch, { kind: "sse", events, named, done }, bytes)), answer.options);
+  }
+  if (isAsyncIterable(answer)) return tapped(answer, (events, bytes) => keep(target, watch, { kind: "sse", events, named: false, done: true }, bytes));
+  const text = JSON.stringify(answer);
+  await keep(target, watch, { kind: "json", body: JSON.parse(text) as unknown }, text.length);
+  return answer;
+}
