@@ -175,6 +175,25 @@ describe("pay and serve", () => {
     }
   });
 
+  it("answers a repeated call from the response cache in the payer's own scope, settling the cache price (0): the chain does not move", async () => {
+    const who = payer().address;
+    const openai = sdk();
+    const body = { model: CHAT, messages: ask("cached for my wallet"), max_tokens: 12, temperature: 0 };
+    const miss = await openai.chat.completions.create(body, { headers: { "x-gateway-cache": "use" } }).withResponse();
+    expect(miss.response.headers.get("x-gateway-cache")).toBe("miss");
+    const before = await tokenBalance(paid.chain, who);
+    const hit = await openai.chat.completions.create(body, { headers: { "x-gateway-cache": "use" } }).withResponse();
+    expect(hit.response.headers.get("x-gateway-cache")).toBe("hit");
+    expect(hit.data).toEqual(miss.data);
+    expect(await tokenBalance(paid.chain, who)).toBe(before);
+    const event = await db.usageEvent.findUniqueOrThrow({ where: { id: hit.response.headers.get("x-request-id")! } });
+    expect(event).toMatchObject({ cacheHit: true, payer: who.toLowerCase(), paymentTx: null });
+    expect(event.cost.toString()).toBe("0");
+    // The entry is in the payer's own scope: another wallet's identical call does not look there.
+    const entries = await db.responseCacheEntry.findMany({ where: { scope: `payer:${who.toLowerCase()}` } });
+    expect(entries).toHaveLength(1);
+  });
+
   it("settles payments sent at once to two instances sharing the facilitator's wallet: every one served, settled and recorded", async () => {
     const who = payer().address;
     const before = await tokenBalance(paid.chain, who);
