@@ -5,6 +5,7 @@ import { createCallerFactory, router, type Context } from "./init";
 import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
 import { billingRouter } from "./routers/billing";
+import { cacheRouter } from "./routers/cache";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { nodesRouter } from "./routers/nodes";
@@ -31,6 +32,7 @@ export const appRouter = router({
   account: accountRouter,
   audit: auditRouter,
   billing: billingRouter,
+  cache: cacheRouter,
   keys: keysRouter,
   logs: logsRouter,
   nodes: nodesRouter,

@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   "plans.manage": ["owner", "admin"],
   /** Read the request and answer bodies the request log captured; turn capture on or off, for the workspace or a key. */
   "logs.bodies": ["owner", "admin"],
+  /** Change the response cache's settings (the workspace's, a key's, a plan's) and clear its entries. */
+  "cache.manage": ["owner", "admin"],
   /** Invite people, change roles, remove members (admins cannot touch owners). */
   "members.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,4 +1,5 @@
 import { PageHeader } from "@/app/_components/ui";
+import { CacheSettings } from "./cache-settings";
 import { CaptureSettings } from "./capture-settings";
 import { LeaveWorkspace } from "./leave-workspace";
 import { WorkspaceDetails } from "./workspace-details";
@@ -8,8 +9,9 @@ export const metadata = { title: "Settings · Model Gateway" };
 export default function SettingsPage() {
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title="Settings" description="The workspace's name, what its request log keeps, and your membership." />
+      <PageHeader title="Settings" description="The workspace's name, its response cache, what its request log keeps, and your membership." />
       <WorkspaceDetails />
+      <CacheSettings />
       <CaptureSettings />
       <LeaveWorkspace />
     </div>
