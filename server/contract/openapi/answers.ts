@@ -10,6 +10,10 @@ import { pathParams, requestOf } from "./requests";
 
 export const REQUEST_ID_HEADER = { "x-request-id": { description: "The request's id (quote it when reporting a problem).", schema: { type: "string" as const } } };
 
+const CACHE_STATUS_HEADER = {
+  "x-gateway-cache": { description: "What the response cache did: `hit` (answered from it), `miss` (called a node, stored the answer) or `bypass`.", schema: { type: "string" as const, enum: ["hit", "miss", "bypass"] } },
+};
+
 export function errorRef(status: ErrorStatus, description?: string) {
   const ref = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
   return description && description !== ERROR_RESPONSES[status].description ? { ...ref, description } : ref;
@@ -97,6 +101,12 @@ function pricingNote(op: AnyOperation): string | undefined {
   return notes.length ? notes.join("\n\n") : undefined;
 }
 
+/** The success answers, with the response cache's status header on the operations it keeps. */
+function withCacheHeader(op: AnyOperation, responses: Record<string, ResponseConfig>): Record<string, ResponseConfig> {
+  if (!op.cached) return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, { ...r, headers: { ...CACHE_STATUS_HEADER, ...(r.headers as object) } }]));
+}
+
 export function servedRoute(op: AnyOperation): RouteConfig {
   const { request, hasInput } = requestOf(op);
   return {
@@ -108,7 +118,7 @@ export function servedRoute(op: AnyOperation): RouteConfig {
     tags: [...op.tags],
     ...(op.tier === "none" && { security: [] }),
     request,
-    responses: { ...successResponses(op), ...errorResponses(op, hasInput) },
+    responses: { ...withCacheHeader(op, successResponses(op)), ...errorResponses(op, hasInput) },
     "x-pricing": op.pricing,
     // The group a restricted API key needs (docs/API.md, "Restricted keys").
     ...(op.permission && { "x-permission": op.permission }),

@@ -42,6 +42,19 @@ export function pathParams(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
+/** The response cache's request headers, on the operations whose answers it keeps (docs/CACHE.md). */
+const CACHE_HEADERS: Shape = {
+  "X-Gateway-Cache": z
+    .enum(["use", "refresh", "bypass"])
+    .optional()
+    .meta({ description: "The response cache: `use` (read, and store a miss), `refresh` (store without reading), `bypass`. Absent: the key's, plan's or workspace's default." }),
+  "X-Gateway-Cache-Ttl": z
+    .string()
+    .regex(/^\d+$/)
+    .optional()
+    .meta({ description: "Seconds the stored answer lives: 1 to the workspace's maximum (default 86400); absent: the workspace's lifetime." }),
+};
+
 const headerName = (name: string) => name.replace(/(^|-)(\w)/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
 
 export function requestOf(op: AnyOperation): { request: NonNullable<RouteConfig["request"]>; hasInput: boolean } {
@@ -54,9 +67,9 @@ export function requestOf(op: AnyOperation): { request: NonNullable<RouteConfig[
   const fields: Shape = Object.fromEntries(Object.entries(shape).filter(([k]) => !set.has(k)).map(([k, v]) => [k, uncoerced(v)]));
   const request: NonNullable<RouteConfig["request"]> = {};
   if (params.length) request.params = z.object(Object.fromEntries(params.map((p) => [p, shape[p] ?? z.string()])));
-  if (headerFields.length) {
-    request.headers = z.object(Object.fromEntries(headerFields.map((f) => [headerName(op.headers![f]!), (shape[f] ?? z.string()).optional()])));
-  }
+  const headers: Shape = Object.fromEntries(headerFields.map((f) => [headerName(op.headers![f]!), (shape[f] ?? z.string()).optional()]));
+  if (op.cached) Object.assign(headers, CACHE_HEADERS);
+  if (Object.keys(headers).length) request.headers = z.object(headers);
   const body = op.body;
   if (body.kind === "none") {
     if (op.query && Object.keys(fields).length) request.query = z.object(fields);
