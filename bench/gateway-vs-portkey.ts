@@ -59,8 +59,12 @@ try {
     direct: { url: `${mock.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: "Bearer mock-key" }, groups: { target: () => processTree([mock.child.proc.pid!]) } },
     portkey: { url: `${portkey.baseUrl}/v1/chat/completions`, headers: { ...json, ...portkeyHeaders(`${mock.baseUrl}/v1`) }, groups: { target: () => processTree([portkey.child.proc.pid!]) } },
     ours: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
+    // The response cache: every call of the bench is the same, so with `use` all but the first are hits;
+    // with `refresh` each skips the read, calls the mock and stores its answer (the miss path).
+    hit: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "use" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
+    miss: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "refresh" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
   };
-  const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0 };
+  const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0, hit: 0, miss: 0 };
   const rss = (t: "ours" | "portkey") => rssMb(targets[t].groups.target!());
   await waitUntilRoutable(targets.ours.url, targets.ours.headers, PLAIN);
   const probe = await fetch(targets.portkey.url, { method: "POST", headers: targets.portkey.headers, body: STREAM });
@@ -76,7 +80,7 @@ try {
   // Warm-up: JIT, pools and caches of every process of every target, closed loop, not measured;
   // streamed calls too for the targets that can stream (their code path is another one, and each
   // row's few connections may land on either of our processes).
-  for (const t of ["direct", "portkey", "ours"] as const) {
+  for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
     const bodies = (streamTargets as readonly Target[]).includes(t) ? [PLAIN, STREAM] : [PLAIN];
     for (const body of bodies) {
       const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
@@ -85,7 +89,7 @@ try {
   }
   for (let round = 1; round <= LATENCY_ROUNDS; round++) {
     const plain: BenchResults["overhead"][number] = {};
-    for (const t of ["direct", "portkey", "ours"] as const) {
+    for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
       const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
       served[t] += r.sent + r.warmup + r.discardedRequests;
       plain[t] = r;
@@ -101,12 +105,13 @@ try {
     }
     results.streaming.push(streamed);
   }
-  for (const t of ["direct", "portkey", "ours"] as const) {
+  for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
     const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
     served[t] += r.requests + r.discardedRequests;
     results.throughput[t] = r;
     log(`throughput ${LABEL[t]}: ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${JSON.stringify(r.cpuMs)}`);
   }
+  served.ours += served.hit + served.miss; // the same processes served the cache's rows
   for (const t of ["portkey", "ours"] as const) {
     const remaining = RSS_REQUESTS - served[t];
     if (remaining >= CONNECTIONS) {

@@ -5,8 +5,14 @@ import type { RateResult } from "../load/fixed-rate";
 import type { LoadCpu } from "./load";
 import { ms3 } from "./stats";
 
-export type Target = "direct" | "portkey" | "ours";
-export const LABEL: Record<Target, string> = { direct: "direct (mock)", portkey: "Portkey", ours: "ours" };
+export type Target = "direct" | "portkey" | "ours" | "hit" | "miss";
+export const LABEL: Record<Target, string> = {
+  direct: "direct (mock)",
+  portkey: "Portkey",
+  ours: "ours",
+  hit: "ours, cache hit",
+  miss: "ours, cache miss (refresh)",
+};
 /** `processes`: each process's command name and RSS in MB after the requests, largest first. */
 export type Memory = { served: number; processes: string; bootMb: number; afterMb: number; largestMb: number; afterPssMb: number };
 
@@ -112,6 +118,8 @@ export function renderReport(r: BenchResults): string {
     ratios(r),
     "",
     targets(r),
+    "",
+    cacheLine(r),
     ...(r.profileDir ? ["", `CPU profiles of our gateway's processes: ${r.profileDir} (node --import tsx bench/top-functions.ts ${r.profileDir})`] : []),
   ].join("\n");
 }
@@ -140,5 +148,21 @@ function targets(r: BenchResults): string {
   return [
     `**Against the targets:** overhead p50 ≤ 1 ms: ${mark(p50 <= 1)}; p99 ≤ 5 ms: ${mark(p99 <= 5)}; stream first byte p50 ≤ 1 ms: ${mark(fb <= 1)};`,
     `throughput ≥ 2× Portkey: ${mark(tput >= 2)}; CPU/request ≤ ½ Portkey's: ${mark(cpu <= 0.5)}; RSS ≤ 300 MB after ${r.memory.ours?.served ?? "?"} requests: ${mark(rss <= 300)}.`,
+  ].join(" ");
+}
+
+/** The response cache's rows: a hit against the direct call and the uncached path, a miss against the uncached path. */
+function cacheLine(r: BenchResults): string {
+  const th = r.throughput;
+  if (!th.hit || !th.ours) return "";
+  const mark = (ok: boolean) => (ok ? "met" : "**not met**");
+  const hitOver = overOf(r.overhead, "hit", totalP50);
+  const missOver = overOf(r.overhead, "miss", totalP50) - overOf(r.overhead, "ours", totalP50);
+  const hitTput = th.hit.rps / th.ours.rps;
+  const missTput = th.miss ? th.miss.rps / th.ours.rps : NaN;
+  return [
+    `**Response cache:** a hit's latency minus the direct call's at ${r.rate} req/s, p50 (median over rounds): ${ms3(hitOver)} ms (below the direct call: ${mark(hitOver < 0)});`,
+    `hits at ${r.connections} connections ${f2(hitTput)}× the uncached path's throughput (above it: ${mark(hitTput > 1)});`,
+    `a miss (refresh: read skipped, answer stored before it goes out) p50 ${ms3(missOver)} ms over the uncached path, throughput ${f2(missTput)}× the uncached path's.`,
   ].join(" ");
 }

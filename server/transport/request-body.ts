@@ -11,6 +11,12 @@ function tooLarge(limit: number): GatewayError {
   });
 }
 
+/** Set on a body stream once all of its declared bytes were read (`IncomingMessage.complete` may still be false then). */
+const READ_IN_FULL = Symbol("readInFull");
+
+/** Whether a request's body was read to its declared end, though node:http may not have marked the message complete yet. */
+export const bodyReadInFull = (body: Readable): boolean => (body as Readable & { [READ_IN_FULL]?: true })[READ_IN_FULL] === true;
+
 /**
  * The body at once when node:http already holds all of it (it came with the head, as small
  * bodies do) and nothing read it yet: no flowing mode, events and ticks for one chunk.
@@ -20,6 +26,7 @@ function received(body: Readable, limit: number, declaredLength: string | undefi
   if (!(declared > 0) || declared > limit || body.readableFlowing !== null || body.readableObjectMode || body.readableLength !== declared) return null;
   const whole = body.read() as Buffer;
   body.resume(); // so that the stream ends as one read in full does
+  (body as Readable & { [READ_IN_FULL]?: true })[READ_IN_FULL] = true;
   return whole;
 }
 

@@ -8,6 +8,7 @@ import type { Duplex } from "node:stream";
 import { isContractPath } from "../../contract/routes";
 import { errors, GatewayError } from "../../kernel/errors";
 import type { IncomingCall } from "../call";
+import { bodyReadInFull } from "../request-body";
 import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
@@ -59,8 +60,10 @@ export async function serveDataPlane(req: IncomingMessage, res: ServerResponse, 
   const reply = await dispatch(toCall(req, pathname, search));
   // Answered before its body arrived in full (413, or refused before the body mattered): what
   // the client still sends would be read as the next request on this connection, or the client
-  // may stop sending and wait. The connection ends with the answer instead.
-  if (!req.complete && !res.headersSent) {
+  // may stop sending and wait. The connection ends with the answer instead. (A body read to its
+  // declared length is whole even while node:http has not marked the message complete yet: a
+  // fast answer, such as a cache hit, keeps its connection.)
+  if (!req.complete && !bodyReadInFull(req) && !res.headersSent) {
     res.setHeader("connection", "close");
     closeWithoutReset(req.socket);
   }
