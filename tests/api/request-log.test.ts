@@ -122,7 +122,7 @@ describe("the request log", () => {
     const { csv } = await usageCsv(workspace.id, { tag: "team=search" });
     const lines = csv.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(2);
-    expect(lines[1]!.endsWith(",team=search")).toBe(true);
+    expect(lines[1]!.endsWith(",team=search,false,0")).toBe(true);
   });
 
   it("pages newest first by keyset; another workspace's rows never show", async () => {

@@ -199,6 +199,6 @@ test("usage is filtered by subject, and the filter is kept in the URL", async ({
   expect(csv.status()).toBe(200);
   const lines = (await csv.text()).split("\r\n").filter(Boolean);
   expect(lines).toHaveLength(2);
-  expect(lines[0]).toMatch(/,plan_id,subject,cache_write_tokens,usage_estimated,tags$/);
-  expect(lines[1]).toMatch(new RegExp(`,${planId},${SUBJECT},0,false,$`));
+  expect(lines[0]).toMatch(/,plan_id,subject,cache_write_tokens,usage_estimated,tags,cache_hit,cache_saved_usd$/);
+  expect(lines[1]).toMatch(new RegExp(`,${planId},${SUBJECT},0,false,,false,0$`));
 });

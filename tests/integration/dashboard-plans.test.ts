@@ -262,15 +262,15 @@ describe("dashboard: usage by plan and subject", () => {
 
     const { csv, rows } = await member.usage.exportCsv({ planId: gold.id });
     const lines = csv.split("\r\n").filter(Boolean);
-    // The plan and subject columns follow latency_ms; the cache-write, estimated and tags columns come after them.
-    expect(lines[0]).toMatch(/,latency_ms,plan_id,subject,cache_write_tokens,usage_estimated,tags$/);
+    // The plan and subject columns follow latency_ms; the cache-write, estimated, tags and response cache columns come after them.
+    expect(lines[0]).toMatch(/,latency_ms,plan_id,subject,cache_write_tokens,usage_estimated,tags,cache_hit,cache_saved_usd$/);
     expect(rows).toBe(2);
-    expect(lines.slice(1).map((l) => l.split(",").slice(-5, -3))).toEqual([
+    expect(lines.slice(1).map((l) => l.split(",").slice(-7, -5))).toEqual([
       [gold.id, "'=cmd|ben"],
       [gold.id, "ann"],
     ]);
     const all = (await member.usage.exportCsv({})).csv.split("\r\n").filter(Boolean);
-    expect(all.some((l) => l.endsWith(",,0,false,"))).toBe(true);
+    expect(all.some((l) => l.endsWith(",,0,false,,false,0"))).toBe(true);
   });
 
   it("a plan id of another workspace shows nothing", async () => {

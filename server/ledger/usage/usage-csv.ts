@@ -1,6 +1,6 @@
 // The usage events of a filter as CSV (RFC 4180: CRLF line ends, fields with commas, quotes or
 // line breaks quoted, quotes doubled), newest first, with a header row. The plan, subject, cache-write,
-// estimated and tags columns come last, so readers of the older layout keep their column positions.
+// estimated, tags and response cache columns come last, so readers of the older layout keep their column positions.
 import { z } from "zod";
 import { csvLine } from "../../kernel/csv";
 import { formatMoney } from "../../kernel/money";
@@ -13,7 +13,7 @@ const BATCH = 5_000;
 const HEADER = [
   "time", "request_id", "endpoint", "model", "key_id", "key_name", "key_prefix", "input_tokens", "cached_tokens",
   "output_tokens", "reasoning_tokens", "characters", "audio_seconds", "images", "video_seconds", "cost_usd", "status", "latency_ms",
-  "plan_id", "subject", "cache_write_tokens", "usage_estimated", "tags",
+  "plan_id", "subject", "cache_write_tokens", "usage_estimated", "tags", "cache_hit", "cache_saved_usd",
 ];
 
 /** Tags as `key=value` pairs separated by `;` (empty when none). */
@@ -38,6 +38,7 @@ export async function usageCsv(workspaceId: string, filter: UsageFilter): Promis
           r.time, r.id, r.endpoint, r.modelId, r.apiKeyId, r.keyName, r.keyPrefix, r.inputTokens, r.cachedTokens,
           r.outputTokens, r.reasoningTokens, r.characters, r.audioSeconds, r.images, r.videoSeconds, formatMoney(r.cost),
           "succeeded", r.latencyMs, r.planId, r.subject, r.cacheWriteTokens, r.usageEstimated ? "true" : "false", tagText(r.tags),
+          r.cacheHit ? "true" : "false", formatMoney(r.cacheSaved),
         ]),
       );
     }

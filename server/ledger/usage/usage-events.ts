@@ -41,6 +41,9 @@ export const ZUsageEventRow = z.object({
   /** What was billed, in words: "12 in / 30 out tokens", "2 images", "3.5 s audio". */
   units: z.string(),
   cost: z.string(),
+  /** Answered by the response cache: `cost` is the cache price, `cacheSaved` the rest of what the original call cost. */
+  cacheHit: z.boolean(),
+  cacheSaved: z.string(),
   status: z.literal("succeeded"),
   latencyMs: z.number().nullable(),
 });
@@ -96,7 +99,7 @@ export async function usageEventRows(workspaceId: string, filter: UsageFilter, l
       e."apiKeyId", k."name" AS "keyName", k."prefix" AS "keyPrefix",
       e."inputTokens", e."cachedTokens", e."cacheWriteTokens", e."outputTokens", e."reasoningTokens", e."usageEstimated", e."tags", e."characters",
       trim_scale(e."audioSeconds")::text AS "audioSeconds", e."images", trim_scale(e."videoSeconds")::text AS "videoSeconds",
-      e."cost"::text AS cost, e."latencyMs", e."planId", p."name" AS "planName", e."subject"
+      e."cost"::text AS cost, e."latencyMs", e."planId", p."name" AS "planName", e."subject", e."cacheHit", e."cacheSaved"::text AS "cacheSaved"
     FROM "UsageEvent" e
       LEFT JOIN "ApiKey" k ON k."id" = e."apiKeyId" AND k."workspaceId" = e."workspaceId"
       LEFT JOIN "Plan" p ON p."id" = e."planId" AND p."workspaceId" = e."workspaceId"
@@ -114,6 +117,7 @@ export function toUsageEventRow(r: Raw): UsageEventRow {
     plan: planId ? { id: planId, name: planName } : null,
     units: describeUnits(r),
     cost: formatMoney(r.cost),
+    cacheSaved: formatMoney(r.cacheSaved),
     status: "succeeded",
   };
 }

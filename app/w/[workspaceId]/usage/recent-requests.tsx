@@ -48,6 +48,11 @@ export function RecentRequests({ filter, onSubject }: { filter: UsageFilterInput
               <Td className="min-w-24 whitespace-normal">{e.units}</Td>
               <Td>
                 <span title={`${e.cost} USD`}>{formatUsd(e.cost)}</span>
+                {e.cacheHit ? (
+                  <span className="block text-xs text-emerald-700" title={`Answered from the response cache; ${e.cacheSaved} USD saved`}>
+                    cache hit, saved {formatUsd(e.cacheSaved)}
+                  </span>
+                ) : null}
               </Td>
               <Td>
                 <Badge tone="green">{e.status}</Badge>
