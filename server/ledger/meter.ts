@@ -92,6 +92,7 @@ export function recordCall(m: Metering, call: { modelId: string; nodeId: string 
     planId: r.planId ?? null,
     subject: r.subject ?? null,
     tags: m.ctx.outcome?.tags ?? null,
+    at: new Date().toISOString(),
   };
   const observer = m.ctx.observer;
   const inputTokens = counts.inputTokens ?? 0;

@@ -5,6 +5,7 @@
 // `spent` (usage only) and the credit lease the charge was reserved from. A repeated id inserts
 // nothing and so changes nothing. Net increases of a workspace's balance are announced over
 // NOTIFY (delivered at commit), so instances that ran out of lease look again.
+import { ROLLUP_CTES, ROLLUP_RETURNING } from "./usage/rollup-sql";
 import { Channel } from "../infra/db/notify";
 import { formatMoney, money, Money } from "../kernel/money";
 
@@ -40,6 +41,8 @@ export type UsageRecord = {
   /** Answered by the response cache: the units are the original call's, the cost the cache price; `cacheSaved` what the original cost beyond it. */
   cacheHit?: boolean;
   cacheSaved?: string;
+  /** When the call was charged (ISO); absent: when the statement runs. A spool replayed later keeps it. */
+  at?: string;
 };
 
 export type Movement = {
@@ -97,7 +100,7 @@ const COLUMNS: [string, string][] = [
   ["outputTokens", "int"], ["reasoningTokens", "int"], ["characters", "int"], ["audioSeconds", "numeric"], ["images", "int"],
   ["videoSeconds", "numeric"], ["latencyMs", "int"], ["entryId", "text"], ["note", "text"], ["createdById", "text"],
   ["planId", "text"], ["subject", "text"], ["counters", "text"], ["payer", "text"], ["paymentScheme", "text"], ["paymentTx", "text"],
-  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"], ["cacheHit", "bool"], ["cacheSaved", "numeric"],
+  ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"], ["cacheHit", "bool"], ["cacheSaved", "numeric"], ["at", "text"],
 ];
 
 function values(m: Movement): unknown[] {
@@ -110,7 +113,7 @@ function values(m: Movement): unknown[] {
     u?.planId ?? null, u?.subject ?? null, m.counters?.length ? JSON.stringify(m.counters) : null,
     u?.payer ?? null, u?.paymentScheme ?? null, u?.paymentTx ?? null,
     count(u?.cacheWriteTokens), u?.estimated === true, u?.tags ? JSON.stringify(u.tags) : null,
-    u?.cacheHit === true, u?.cacheSaved ? formatMoney(toStored(u.cacheSaved)) : "0",
+    u?.cacheHit === true, u?.cacheSaved ? formatMoney(toStored(u.cacheSaved)) : "0", u?.at ?? null,
   ];
 }
 
@@ -135,13 +138,14 @@ const SQL = `
   ), events AS (
     INSERT INTO "UsageEvent" ("id", "workspaceId", "apiKeyId", "modelId", "nodeId", "endpoint", "inputTokens", "cachedTokens",
       "outputTokens", "reasoningTokens", "characters", "audioSeconds", "images", "videoSeconds", "cost", "latencyMs", "planId", "subject",
-      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated", "tags", "cacheHit", "cacheSaved")
+      "payer", "paymentScheme", "paymentTx", "cacheWriteTokens", "usageEstimated", "tags", "cacheHit", "cacheSaved", "createdAt")
     SELECT i."eventId", m."workspaceId", m."apiKeyId", i."modelId", i."nodeId", i."endpoint", i."inputTokens", i."cachedTokens",
       i."outputTokens", i."reasoningTokens", i."characters", i."audioSeconds", i."images", i."videoSeconds", -m."amount", i."latencyMs",
       i."planId", i."subject", i."payer", i."paymentScheme", i."paymentTx", i."cacheWriteTokens", i."usageEstimated", i."tags"::jsonb,
-      i."cacheHit", i."cacheSaved"
+      i."cacheHit", i."cacheSaved", COALESCE(i."at"::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" = 'usage'
-  ), entries AS (
+    ${ROLLUP_RETURNING}
+  ), ${ROLLUP_CTES}, entries AS (
     INSERT INTO "CreditLedgerEntry" ("id", "workspaceId", "kind", "amount", "note", "createdById")
     SELECT i."entryId", m."workspaceId", m."kind"::text::"LedgerKind", m."amount", i."note", i."createdById"
     FROM moved m JOIN input i ON i."id" = m."id" WHERE m."kind" IN ('credit', 'adjustment')

@@ -2,6 +2,7 @@
 // watch an end user's session and budget and revoke the session, then filter usage by that end
 // user. The session is minted and the usage written straight into the test database (the request
 // path that does it for real is tested elsewhere).
+import { chargeUsage } from "../helpers-usage";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { mintSession } from "../../server/identity/sessions/mint-session";
 import { db } from "../../server/infra/db/client";
@@ -162,7 +163,7 @@ test("usage is filtered by subject, and the filter is kept in the URL", async ({
     subject,
     createdAt: new Date(Date.now() - ago),
   });
-  await db.usageEvent.createMany({ data: [event(SUBJECT, "0.5", 3000), event("someone-else", "0.25", 2000), event(null, "1", 1000)] });
+  await chargeUsage([event(SUBJECT, "0.5", 3000), event("someone-else", "0.25", 2000), event(null, "1", 1000)]);
 
   await visit(page, ws("usage"));
   const requests = page.getByRole("region", { name: "Recent requests" });

@@ -1,6 +1,7 @@
 // Plans, sessions, budgets and plan/subject usage filters as dashboard members see them (tRPC
 // callers as signed-in users), on the real database. Spend counters and usage events are written
 // with prisma as setup: how the request path fills them is tested elsewhere.
+import { chargeUsage } from "../helpers-usage";
 import { describe, expect, it } from "vitest";
 import { mintSession } from "../../server/identity/sessions/mint-session";
 import { db } from "../../server/infra/db/client";
@@ -32,18 +33,9 @@ async function session(workspaceId: string, planId: string, subject: string, opt
 let eventClock = Date.now() - HOUR;
 /** A usage event, each a millisecond after the previous one (so "newest first" is well defined). */
 async function usageEvent(workspaceId: string, data: { planId?: string; subject?: string; cost: string }) {
-  return db.usageEvent.create({
-    data: {
-      id: newId("req"),
-      workspaceId,
-      modelId: "local-chat-sim",
-      endpoint: "/v1/chat/completions",
-      inputTokens: 10,
-      outputTokens: 5,
-      createdAt: new Date(++eventClock),
-      ...data,
-    },
-  });
+  return chargeUsage([
+    { workspaceId, modelId: "local-chat-sim", endpoint: "/v1/chat/completions", inputTokens: 10, outputTokens: 5, createdAt: new Date(++eventClock), ...data },
+  ]);
 }
 
 describe("dashboard: plans", () => {
