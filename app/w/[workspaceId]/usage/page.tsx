@@ -7,6 +7,7 @@ import { useTRPC } from "@/app/_trpc/client";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader, Table, Td } from "@/app/_components/ui";
 import type { UsageSummary } from "@/server/ledger/usage/usage-summary";
+import { CacheSavings } from "./cache-savings";
 import { formatCount, formatUsd } from "./format";
 import { RecentRequests } from "./recent-requests";
 import { UsageCharts } from "./usage-charts";
@@ -105,6 +106,7 @@ export default function UsagePage() {
             <UsageCharts summary={summary.data} />
           )}
           {summary.data.tagGroups ? <TagGroups tagKey={filter.groupByTag} groups={summary.data.tagGroups} /> : null}
+          {summary.data.totals.cacheHits > 0 ? <CacheSavings summary={summary.data} /> : null}
         </>
       )}
       <section aria-labelledby="recent-requests-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
