@@ -28,3 +28,17 @@ export const ROLLUP_CTES = `
     ON CONFLICT ("workspaceId", "day", "tagKey", "tagValue", "modelId") DO UPDATE SET ${ADD}
     RETURNING 1
   )`;
+
+/** The rollups rebuilt from all the usage events (events written without the ledger's statement: a bulk load). */
+export const ROLLUP_REBUILD = [
+  `DELETE FROM "UsageDaily"`,
+  `DELETE FROM "UsageDailyTag"`,
+  `INSERT INTO "UsageDaily" ("workspaceId", "day", "modelId", "apiKeyId", "planId", ${FIGURES})
+   SELECT e."workspaceId", e."createdAt"::date, e."modelId", COALESCE(e."apiKeyId", ''), COALESCE(e."planId", ''), ${SUMS}
+   FROM "UsageEvent" e GROUP BY 1, 2, 3, 4, 5`,
+  `INSERT INTO "UsageDailyTag" ("workspaceId", "day", "tagKey", "tagValue", "modelId", ${FIGURES})
+   SELECT e."workspaceId", e."createdAt"::date, t.key, t.value, e."modelId", ${SUMS}
+   FROM "UsageEvent" e CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(e."tags") = 'object' THEN e."tags" END) AS t(key, value)
+   GROUP BY 1, 2, 3, 4, 5`,
+];
+
