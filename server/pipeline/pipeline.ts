@@ -97,6 +97,8 @@ export async function runCall(req: CallRequest): Promise<unknown> {
     const tags = tagHeader ? headerTags(tagHeader) : {};
     if (tagHeader) req.outcome.tags = callTags(tags, undefined);
     if (match.kind !== "served") return await req.notServed(match);
+    // An operation the response cache keeps says what the cache did on every answer, a refusal's too.
+    if (match.op.cached) req.outcome.cache = "bypass";
     const raw = await req.readInput(match.op, match.params);
     observer.requested(raw);
     if (tagHeader || raw.metadata) req.outcome.tags = callTags(tags, raw.metadata);

@@ -9,6 +9,7 @@ import { db } from "../../server/infra/db/client";
 import { createKey } from "../../server/identity/keys/create-key";
 import { money } from "../../server/kernel/money";
 import { clearCache } from "../../server/response-cache/clear";
+import { listLogs } from "../../server/request-log/list-logs";
 import { setCacheSettings, setKeyCache } from "../../server/response-cache/settings";
 import { cli } from "../cli-process";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
@@ -48,6 +49,9 @@ describe("the response cache", () => {
     expect(replayed).toMatchObject({ cacheHit: true, nodeId: null, modelId: MODEL, inputTokens: original.inputTokens, outputTokens: original.outputTokens });
     expect(replayed.cost.toString()).toBe("0");
     expect(replayed.cacheSaved.toString()).toBe(original.cost.toString());
+    // The request log says which call the cache answered.
+    const { value: logged } = await until(() => listLogs(original.workspaceId, {}), (r) => r.logs.length >= 3, 10_000);
+    expect(logged.logs.slice(0, 3).map((l) => l.cache)).toEqual(["hit", "miss", "bypass"]);
     // A model that is not cached (the answer differs) and labels that do not change the answer.
     const labelled = await openai.chat.completions.create({ ...ask("cache me"), user: "someone", metadata: { team: "x" } }, USE).withResponse();
     expect(labelled.response.headers.get("x-gateway-cache")).toBe("hit");
@@ -147,6 +151,7 @@ describe("the response cache", () => {
 
     const bad = await chat(secret, ask("bad"), { "x-gateway-cache": "sometimes" });
     expect(bad.status).toBe(400);
+    expect(bad.cache).toBe("bypass"); // every answer of a cached operation says what the cache did
     expect(JSON.parse(bad.text).error).toMatchObject({ type: "invalid_request_error", param: "x-gateway-cache" });
     const tooLong = await chat(secret, ask("bad"), { "x-gateway-cache": "use", "x-gateway-cache-ttl": String(10 * 86_400) });
     expect(tooLong.status).toBe(400);
@@ -176,10 +181,12 @@ describe("the response cache", () => {
     await chat(secret, ask("to clear"));
     expect((await chat(secret, ask("to clear"))).cache).toBe("hit");
     expect(await clearCache(workspace.id, { model: MODEL })).toMatchObject({ removed: 1 });
+    await new Promise((r) => setTimeout(r, 300)); // the NOTIFY reaches every process's memory
     expect((await chat(secret, ask("to clear"))).cache).toBe("miss");
     const r = await cli("cache", "clear", workspace.id, "--model", MODEL, "--json");
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ object: "cache.cleared", removed: 1 });
+    await new Promise((r) => setTimeout(r, 300));
     expect((await chat(secret, ask("to clear"))).cache).toBe("miss");
     const audit = await db.auditEvent.findMany({ where: { workspaceId: workspace.id, action: "cache.clear" } });
     expect(audit.map((e) => e.actorType).sort()).toEqual(["cli", "system"]);

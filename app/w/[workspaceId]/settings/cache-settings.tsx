@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { CacheSettingsView } from "@/server/response-cache/settings";
 import { ConfirmInRow } from "@/app/_components/confirm-in-row";
-import { Button, Card, ErrorState, Loading, TextField } from "@/app/_components/ui";
+import { Button, Card, ErrorState, Loading, SelectField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { can } from "@/server/identity/workspaces/permissions";
@@ -29,6 +29,8 @@ function CacheForm({ settings, mayChange }: { settings: CacheSettingsView; mayCh
   const [s, setS] = useState({ ...settings, ttl: String(settings.ttl_seconds), maxTtl: String(settings.max_ttl_seconds) });
   const save = useMutation(trpc.cache.setSettings.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(trpc.cache.settings.queryKey(), saved) }));
   const clear = useMutation(trpc.cache.clear.mutationOptions());
+  const keys = useQuery({ ...trpc.keys.list.queryOptions(), enabled: mayChange });
+  const [only, setOnly] = useState({ model: "", keyId: "" });
   const change = (patch: Partial<typeof s>) => (setS({ ...s, ...patch }), save.reset());
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -49,7 +51,7 @@ function CacheForm({ settings, mayChange }: { settings: CacheSettingsView; mayCh
         <TextField label="Price of a hit" hint="A fraction of the original call's cost, 0 to 1 (0: free)." inputMode="decimal" value={s.price_fraction} disabled={disabled} onChange={(e) => change({ price_fraction: e.target.value })} />
       </div>
       {mayChange ? (
-        <div className="flex flex-wrap items-center gap-3">
+        <div className="flex flex-wrap items-end gap-3">
           <Button type="submit" busy={save.isPending}>
             Save cache settings
           </Button>
@@ -57,15 +59,24 @@ function CacheForm({ settings, mayChange }: { settings: CacheSettingsView; mayCh
             {save.isSuccess ? "Saved." : null}
           </p>
           <span className="ml-auto" />
+          <TextField label="Only the model" placeholder="every model" className="w-44" value={only.model} onChange={(e) => setOnly({ model: e.target.value, keyId: "" })} />
+          <SelectField label="Only the key" className="w-44" value={only.keyId} onChange={(e) => setOnly({ model: "", keyId: e.target.value })}>
+            <option value="">every key</option>
+            {(keys.data ?? []).map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.name} ({k.prefix}…)
+              </option>
+            ))}
+          </SelectField>
           <ConfirmInRow
             label="Clear the cache"
             ariaLabel="Clear the cache"
             confirmAriaLabel="Confirm clearing the cache"
-            note="Remove every cached answer of this workspace?"
+            note={only.model ? `Remove the cached answers of ${only.model}?` : only.keyId ? "Remove the cached answers of that key's calls?" : "Remove every cached answer of this workspace?"}
             confirmLabel="Yes, clear"
             busy={clear.isPending}
             error={clear.error}
-            onConfirm={() => clear.mutate({})}
+            onConfirm={() => clear.mutate({ ...(only.model.trim() && { model: only.model.trim() }), ...(only.keyId && { keyId: only.keyId }) })}
           />
           <p aria-live="polite" className="basis-full text-right text-sm text-green-700">
             {clear.data ? `Removed ${clear.data.removed} cached answer${clear.data.removed === 1 ? "" : "s"}.` : null}
