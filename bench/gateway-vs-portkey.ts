@@ -28,13 +28,17 @@ import { LABEL, renderReport, type BenchResults, type Target } from "./lib/repor
 import { PORTKEY_VERSION, portkeyHeaders, startMock, startPortkey } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
+import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const messages = [{ role: "user", content: "Say something short about latency." }];
 const PLAIN = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 });
+const MISS_PLAIN = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: `Say something short about latency. ${UNIQUE}` }], max_tokens: 16 });
 const STREAM = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16, stream: true });
 const json = { "content-type": "application/json" };
+/** The miss row's plain body is a new prompt each time. */
+const bodyOf = (t: string, body: string) => (t === "miss" && body === PLAIN ? MISS_PLAIN : body);
 
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-"));
 chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
@@ -46,7 +50,7 @@ const results: BenchResults = {
   seconds: SECONDS, rate: RATE, connections: CONNECTIONS, portkeyVersion: PORTKEY_VERSION,
   overhead: [], streaming: [], throughput: {}, memory: {}, portkeyStreamProbe: "", profileDir,
 };
-type T = { url: string; headers: Record<string, string>; groups: PidGroups };
+type T = { url: string; headers: Record<string, string>; groups: PidGroups; unique?: boolean };
 
 try {
   const mock = await startMock();
@@ -60,9 +64,9 @@ try {
     portkey: { url: `${portkey.baseUrl}/v1/chat/completions`, headers: { ...json, ...portkeyHeaders(`${mock.baseUrl}/v1`) }, groups: { target: () => processTree([portkey.child.proc.pid!]) } },
     ours: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
     // The response cache: every call of the bench is the same, so with `use` all but the first are hits;
-    // with `refresh` each skips the read, calls the mock and stores its answer (the miss path).
+    // the miss row sends a new prompt each time (MISS_PLAIN), so each looks up, calls the mock and stores its answer.
     hit: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "use" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
-    miss: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "refresh" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
+    miss: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "use" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids }, unique: true },
   };
   const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0, hit: 0, miss: 0 };
   const rss = (t: "ours" | "portkey") => rssMb(targets[t].groups.target!());
@@ -83,14 +87,14 @@ try {
   for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
     const bodies = (streamTargets as readonly Target[]).includes(t) ? [PLAIN, STREAM] : [PLAIN];
     for (const body of bodies) {
-      const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
+      const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, body), unique: targets[t].unique, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
       served[t] += w.requests + w.discardedRequests;
     }
   }
   for (let round = 1; round <= LATENCY_ROUNDS; round++) {
     const plain: BenchResults["overhead"][number] = {};
     for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
-      const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
+      const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, PLAIN), unique: targets[t].unique, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
       served[t] += r.sent + r.warmup + r.discardedRequests;
       plain[t] = r;
       log(`round ${round} overhead ${LABEL[t]}: p50 ${r.total.p50} p99 ${r.total.p99} ms, failed ${r.failed} ${JSON.stringify(r.failures)}`);
@@ -106,7 +110,7 @@ try {
     results.streaming.push(streamed);
   }
   for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
-    const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
+    const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, PLAIN), unique: targets[t].unique, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
     served[t] += r.requests + r.discardedRequests;
     results.throughput[t] = r;
     log(`throughput ${LABEL[t]}: ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${JSON.stringify(r.cpuMs)}`);

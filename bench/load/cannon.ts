@@ -1,6 +1,7 @@
 // Closed-loop load with autocannon: `connections` keep-alive connections, each sending its next
 // request as soon as the previous answer arrived. For a time (`seconds`) or a request count.
 import autocannon from "autocannon";
+import { UNIQUE, uniqueId } from "./fixed-rate";
 
 export type CannonSpec = {
   kind: "cannon";
@@ -12,6 +13,8 @@ export type CannonSpec = {
   seconds?: number;
   /** ...or until this many requests are answered. */
   amount?: number;
+  /** Each request's body has UNIQUE replaced by a number of its own (every call a new request: cache misses). */
+  unique?: boolean;
 };
 
 export type CannonResult = {
@@ -33,6 +36,7 @@ export async function cannon(spec: CannonSpec, onStart: () => void = () => {}): 
     method: "POST",
     headers: spec.headers,
     body: spec.body,
+    ...(spec.unique && { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: spec.body.replace(UNIQUE, uniqueId()) }) }] }),
     connections: spec.connections,
     ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 10 }),
   });

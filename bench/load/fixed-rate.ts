@@ -14,6 +14,8 @@ export type RateSpec = {
   seconds: number;
   warmupSeconds: number;
   stream: boolean;
+  /** Each request's body has UNIQUE replaced by a number of its own (every call a new request: cache misses). */
+  unique?: boolean;
 };
 
 export type RateResult = {
@@ -33,12 +35,18 @@ export type RateResult = {
 };
 
 const now = () => process.hrtime.bigint();
+
+/** The placeholder a `unique` spec's body carries, and a number no other request of the run has. */
+export const UNIQUE = "__UNIQUE__";
+let sequence = 0;
+export const uniqueId = () => `${process.pid}-${Date.now()}-${sequence++}`;
 const usSince = (t: bigint) => Number(now() - t) / 1000;
 
 async function one(pool: Pool, path: string, spec: RateSpec, totals: number[], firsts: number[], failures: Record<string, number>): Promise<boolean> {
   const started = now();
   try {
-    const res = await pool.request({ path, method: "POST", headers: spec.headers, body: spec.body });
+    const body = spec.unique ? spec.body.replace(UNIQUE, uniqueId()) : spec.body;
+    const res = await pool.request({ path, method: "POST", headers: spec.headers, body });
     let first = -1;
     let tail = "";
     for await (const chunk of res.body as AsyncIterable<Buffer>) {

@@ -1,18 +1,22 @@
-// The response cache's entries: PostgreSQL holds them for every instance (the answer as gzip JSON,
-// with the units and cost of the call that made it), and each process keeps the ones it used in
-// an LRU bounded in bytes, in front. An entry removed or replaced anywhere is dropped from every
-// process's memory by NOTIFY; expired ones are never answered and are swept from the table.
+// The response cache's entries: PostgreSQL holds them for every instance (the answer's JSON, which
+// PostgreSQL compresses once it is large, with the units and cost of the call that made it), and
+// each process keeps the ones it used in an LRU bounded in bytes, in front. New entries are written
+// in batches, one statement every few milliseconds, behind the answers. An entry removed or
+// replaced anywhere is dropped from every process's memory by NOTIFY; expired ones are never
+// answered and are swept from the table.
 import { promisify } from "node:util";
-import { gunzip, gzip } from "node:zlib";
+import { gunzip } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import { db } from "../infra/db/client";
+import { writeQueryable } from "../infra/db/write-pool";
 import { Channel, listen } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
 
 const log = logFor("response-cache");
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+/** Entries stored gzip-compressed by an earlier version start with gzip's magic bytes. */
+const isGzip = (b: Uint8Array) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 /** A cached answer: a JSON object, or the payloads of a stream's events in order (with its framing). */
 export type CachedAnswer = { kind: "json"; body: unknown } | { kind: "sse"; events: string[]; named: boolean; done: boolean };
@@ -75,31 +79,88 @@ export async function findEntry(workspaceId: string, scope: string, hash: string
     WHERE "workspaceId" = ${workspaceId} AND "scope" = ${scope} AND "hash" = ${hash} AND "expiresAt" > now() AT TIME ZONE 'UTC'`;
   const row = rows[0];
   if (!row) return null;
-  const body = JSON.parse((await gunzipAsync(row.body)).toString()) as unknown;
+  const text = isGzip(row.body) ? (await gunzipAsync(row.body)).toString() : Buffer.from(row.body).toString();
+  const body = JSON.parse(text) as unknown;
   const answer: CachedAnswer = row.kind === "sse" ? { kind: "sse", events: body as string[], named: row.named, done: row.done } : { kind: "json", body };
   const entry: CacheEntry = { workspaceId, scope, hash, ...row, answer, expiresAt: row.expiresAt.getTime() };
   memory.set(key, entry);
   return entry;
 }
 
-/** Stores an entry (replacing the key's older one everywhere); resolves once it is in the database. */
-export async function storeEntry(entry: CacheEntry, replacing: boolean): Promise<void> {
-  void ensureListening();
-  memory.set(memoryKey(entry.workspaceId, entry.scope, entry.hash), entry);
-  const text = JSON.stringify(entry.answer.kind === "sse" ? entry.answer.events : entry.answer.body);
-  const body = await gzipAsync(text);
-  const named = entry.answer.kind === "sse" && entry.answer.named;
-  const done = entry.answer.kind === "sse" && entry.answer.done;
-  const expires = new Date(entry.expiresAt).toISOString();
-  await db.$executeRaw`
-    INSERT INTO "ResponseCacheEntry" ("workspaceId", "scope", "hash", "route", "modelId", "apiKeyId", "kind", "named", "done", "body", "bytes", "inputTokens", "outputTokens", "cost", "expiresAt")
-    VALUES (${entry.workspaceId}, ${entry.scope}, ${entry.hash}, ${entry.route}, ${entry.modelId}, ${entry.apiKeyId}, ${entry.answer.kind}, ${named}, ${done},
-      ${body}, ${entry.bytes}, ${entry.inputTokens}, ${entry.outputTokens}, ${entry.cost}::numeric, ${expires}::timestamptz AT TIME ZONE 'UTC')
+type Pending = { entry: CacheEntry; text: string; replacing: boolean; done: () => void; failed: (err: unknown) => void };
+
+const FLUSH_MS = 5;
+const MAX_BATCH = 200;
+let queue: Pending[] = [];
+let timer: NodeJS.Timeout | null = null;
+let flushing: Promise<void> | null = null;
+
+const UPSERT = `
+  WITH i AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::bool[],
+      $10::text[], $11::int[], $12::int[], $13::int[], $14::numeric[], $15::text[], $16::bool[])
+      AS i(ws, scope, hash, route, model, key, kind, named, done, body, bytes, input, output, cost, expires, replacing)
+  ), stored AS (
+    INSERT INTO "ResponseCacheEntry" ("workspaceId", "scope", "hash", "route", "modelId", "apiKeyId", "kind", "named", "done", "body", "bytes",
+      "inputTokens", "outputTokens", "cost", "expiresAt")
+    SELECT ws, scope, hash, route, model, key, kind, named, done, convert_to(body, 'UTF8'), bytes, input, output, cost, (expires::timestamptz AT TIME ZONE 'UTC')
+    FROM i ORDER BY ws, scope, hash
     ON CONFLICT ("workspaceId", "scope", "hash") DO UPDATE SET "route" = EXCLUDED."route", "modelId" = EXCLUDED."modelId", "apiKeyId" = EXCLUDED."apiKeyId",
       "kind" = EXCLUDED."kind", "named" = EXCLUDED."named", "done" = EXCLUDED."done", "body" = EXCLUDED."body", "bytes" = EXCLUDED."bytes",
-      "inputTokens" = EXCLUDED."inputTokens", "outputTokens" = EXCLUDED."outputTokens", "cost" = EXCLUDED."cost", "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"`;
-  // Another instance may hold the key's older answer in memory: a refresh replaces it everywhere.
-  if (replacing) await db.$executeRaw`SELECT pg_notify(${Channel.responseCacheCleared}, ${`${entry.workspaceId} entry ${entry.scope} ${entry.hash}`})`;
+      "inputTokens" = EXCLUDED."inputTokens", "outputTokens" = EXCLUDED."outputTokens", "cost" = EXCLUDED."cost", "createdAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
+    RETURNING 1
+  )
+  SELECT pg_notify('${Channel.responseCacheCleared}', ws || ' entry ' || scope || ' ' || hash) FROM i WHERE replacing`;
+
+/** Writes the queued entries in one statement (the last of a key in the batch wins); a refreshed key is dropped from every process's memory. */
+async function flush(): Promise<void> {
+  timer = null;
+  const batch = queue.splice(0, MAX_BATCH);
+  if (!batch.length) return;
+  const last = new Map(batch.map((p) => [memoryKey(p.entry.workspaceId, p.entry.scope, p.entry.hash), p]));
+  const rows = [...last.values()];
+  const col = <T>(f: (p: Pending) => T) => rows.map(f);
+  try {
+    await writeQueryable.$queryRawUnsafe(
+      UPSERT,
+      col((p) => p.entry.workspaceId), col((p) => p.entry.scope), col((p) => p.entry.hash), col((p) => p.entry.route), col((p) => p.entry.modelId),
+      col((p) => p.entry.apiKeyId), col((p) => p.entry.answer.kind), col((p) => p.entry.answer.kind === "sse" && p.entry.answer.named),
+      col((p) => p.entry.answer.kind === "sse" && p.entry.answer.done), col((p) => p.text), col((p) => p.entry.bytes), col((p) => p.entry.inputTokens),
+      col((p) => p.entry.outputTokens), col((p) => p.entry.cost), col((p) => new Date(p.entry.expiresAt).toISOString()), col((p) => p.replacing),
+    );
+    for (const p of batch) p.done();
+  } catch (err) {
+    for (const p of batch) p.failed(err);
+  }
+  if (queue.length) schedule(0);
+}
+
+function schedule(delayMs: number): void {
+  if (timer || flushing) return;
+  timer = setTimeout(() => {
+    flushing = flush().finally(() => {
+      flushing = null;
+      if (queue.length) schedule(FLUSH_MS);
+    });
+  }, delayMs);
+  timer.unref();
+}
+
+/**
+ * Stores an entry (replacing the key's older one everywhere): in this process's memory at once,
+ * in the table when the promise resolves (with others of the same few milliseconds, in one
+ * statement). An answer over CACHE_MAX_ENTRY_BYTES is not stored.
+ */
+export function storeEntry(fields: Omit<CacheEntry, "bytes">, replacing: boolean): Promise<void> {
+  void ensureListening();
+  const text = JSON.stringify(fields.answer.kind === "sse" ? fields.answer.events : fields.answer.body);
+  if (text.length > env.CACHE_MAX_ENTRY_BYTES) return Promise.resolve();
+  const entry: CacheEntry = { ...fields, bytes: text.length };
+  memory.set(memoryKey(entry.workspaceId, entry.scope, entry.hash), entry);
+  return new Promise((done, failed) => {
+    queue.push({ entry, text, replacing, done, failed });
+    schedule(queue.length >= MAX_BATCH ? 0 : FLUSH_MS);
+  });
 }
 
 /** Forgets this process's memory (tests, tools). */

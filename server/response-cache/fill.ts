@@ -1,14 +1,14 @@
-// A miss's answer on its way to the caller, kept for the cache once it is whole: a JSON answer
-// before it goes out, a stream after its last event and before its end (a stream that fails is
-// never kept; one whose client left is read to its end and kept, like it is billed). Keeping it
-// before the answer ends means the caller's next call finds it on any process of any instance.
-// What the call cost comes from the ledger's report of its charge, observed here on the way to
-// the request's own observer.
+// A miss's answer on its way to the caller, kept for the cache once it is whole: a JSON answer as
+// it goes out, a stream after its last event (a stream that fails is never kept; one whose client
+// left is read to its end and kept, like it is billed). The process's memory has it at once; the
+// table (every other process and instance) a few milliseconds later, written behind the answer so
+// a miss costs its caller no database write. What the call cost comes from the ledger's report of
+// its charge, observed here on the way to the request's own observer.
 import { env } from "../infra/env";
 import type { CallObserver, ChargedCall } from "../kernel/call-observer";
 import { EventStream } from "../kernel/event-stream";
 import { logFor } from "../infra/telemetry/log";
-import { storeEntry, type CachedAnswer, type CacheEntry } from "./entries";
+import { storeEntry, type CachedAnswer } from "./entries";
 
 const log = logFor("response-cache");
 
@@ -31,25 +31,17 @@ export class ChargeWatch implements CallObserver {
   }
 }
 
-/** Stores the answer; never fails the call (a store that fails is logged, and the answer goes out). */
-async function keep(target: FillTarget, watch: ChargeWatch, answer: CachedAnswer, bytes: number): Promise<void> {
+/** Stores the answer behind the call; never fails it (a store that fails is logged). */
+function keep(target: FillTarget, watch: ChargeWatch, answer: CachedAnswer, oversized = false): void {
   const charge = watch.charge;
   // Only an answer the ledger charged is kept (never one that failed or was refused).
-  if (!charge || bytes > env.CACHE_MAX_ENTRY_BYTES) return;
-  const entry: CacheEntry = {
-    ...target,
-    modelId: charge.modelId,
-    answer,
-    bytes,
-    inputTokens: charge.inputTokens,
-    outputTokens: charge.outputTokens,
-    cost: charge.cost,
-    expiresAt: Date.now() + target.ttlSeconds * 1000,
-  };
-  await storeEntry(entry, target.replacing).catch((err: unknown) => log.warn({ err }, "response cache: an answer could not be stored"));
+  if (!charge || oversized) return;
+  const { replacing, ttlSeconds, ...place } = target;
+  const entry = { ...place, modelId: charge.modelId, answer, inputTokens: charge.inputTokens, outputTokens: charge.outputTokens, cost: charge.cost, expiresAt: Date.now() + ttlSeconds * 1000 };
+  storeEntry(entry, replacing).catch((err: unknown) => log.warn({ err }, "response cache: an answer could not be stored"));
 }
 
-async function* tapped(events: AsyncIterable<string>, done: (payloads: string[], bytes: number) => Promise<void>): AsyncGenerator<string> {
+async function* tapped(events: AsyncIterable<string>, done: (payloads: string[], oversized: boolean) => void): AsyncGenerator<string> {
   const payloads: string[] = [];
   let bytes = 2;
   for await (const payload of events) {
@@ -59,19 +51,19 @@ async function* tapped(events: AsyncIterable<string>, done: (payloads: string[],
     }
     yield payload;
   }
-  await done(payloads, bytes);
+  done(payloads, bytes > env.CACHE_MAX_ENTRY_BYTES);
 }
 
 const isAsyncIterable = (v: unknown): v is AsyncIterable<string> => typeof v === "object" && v !== null && Symbol.asyncIterator in v;
 
 /** The answer as the caller gets it (unchanged), kept for the cache once whole. */
-export async function fillFrom(answer: unknown, target: FillTarget, watch: ChargeWatch): Promise<unknown> {
+export function fillFrom(answer: unknown, target: FillTarget, watch: ChargeWatch): unknown {
   if (answer instanceof EventStream) {
     const { named, done } = answer.options;
-    return new EventStream(tapped(answer.events, (events, bytes) => keep(target, watch, { kind: "sse", events, named, done }, bytes)), answer.options);
+    return new EventStream(tapped(answer.events, (events, oversized) => keep(target, watch, { kind: "sse", events, named, done }, oversized)), answer.options);
   }
-  if (isAsyncIterable(answer)) return tapped(answer, (events, bytes) => keep(target, watch, { kind: "sse", events, named: false, done: true }, bytes));
-  const text = JSON.stringify(answer);
-  await keep(target, watch, { kind: "json", body: JSON.parse(text) as unknown }, text.length);
+  if (isAsyncIterable(answer)) return tapped(answer, (events, oversized) => keep(target, watch, { kind: "sse", events, named: false, done: true }, oversized));
+  // After the answer is on its way (the transport serialises it in this turn): the same object, never changed after.
+  setImmediate(() => keep(target, watch, { kind: "json", body: answer }));
   return answer;
 }

@@ -22,22 +22,58 @@ const ask = (content: string) => ({ model: MODEL, messages: [{ role: "user" as c
 
 const event = (id: string) => db.usageEvent.findUniqueOrThrow({ where: { id } });
 
-async function chat(secret: string, body: Record<string, unknown>, headers: Record<string, string> = { "x-gateway-cache": "use" }, url = baseUrl()) {
-  const res = await fetch(`${url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { res, status: res.status, cache: res.headers.get("x-gateway-cache"), id: res.headers.get("x-request-id")!, text: await res.text() };
+/** The workspace of each key secret the tests call with. */
+const workspaceOf = new Map<string, string>();
+
+async function cachedWorkspace() {
+  const w = await newWorkspace("1");
+  workspaceOf.set(w.secret, w.workspace.id);
+  return w;
 }
+
+/**
+ * A miss's answer is written to the table just behind its answer (the process that answered has
+ * it in memory at once; the test gateway's other process reads the table): waits until it is
+ * there, so that the next call finds it whichever process takes it.
+ */
+async function stored(workspaceId: string, since: Date): Promise<void> {
+  const { value } = await until(() => db.responseCacheEntry.count({ where: { workspaceId, createdAt: { gte: since } } }), (n) => n > 0, 5000);
+  expect(value, "the miss's entry was stored").toBeGreaterThan(0);
+}
+
+/** Runs a call; a miss is waited for until stored. */
+async function settled<T>(secret: string, call: () => Promise<T>, cacheOf: (r: T) => string | null): Promise<T> {
+  const since = new Date(Date.now() - 2);
+  const r = await call();
+  if (cacheOf(r) === "miss") await stored(workspaceOf.get(secret)!, since);
+  return r;
+}
+
+async function chat(secret: string, body: Record<string, unknown>, headers: Record<string, string> = { "x-gateway-cache": "use" }, url = baseUrl()) {
+  return settled(
+    secret,
+    async () => {
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+      return { res, status: res.status, cache: res.headers.get("x-gateway-cache"), id: res.headers.get("x-request-id")!, text: await res.text() };
+    },
+    (r) => r.cache,
+  );
+}
+
+/** An SDK call `.withResponse()`, a miss waited for until stored. */
+const sdk = <T extends { response: Response }>(secret: string, call: () => Promise<T>) => settled(secret, call, (r) => r.response.headers.get("x-gateway-cache"));
 
 describe("the response cache", () => {
   it("bypasses by default and says so; with `use`, a miss then a hit with the same answer, charged the cache price (0) with the original units", async () => {
-    const { openai } = await newWorkspace("1");
+    const { openai, secret } = await cachedWorkspace();
     const plain = await openai.chat.completions.create(ask("plain call")).withResponse();
     expect(plain.response.headers.get("x-gateway-cache")).toBe("bypass");
 
-    const miss = await openai.chat.completions.create(ask("cache me"), USE).withResponse();
+    const miss = await sdk(secret, () => openai.chat.completions.create(ask("cache me"), USE).withResponse());
     expect(miss.response.headers.get("x-gateway-cache")).toBe("miss");
     const hit = await openai.chat.completions.create(ask("cache me"), USE).withResponse();
     expect(hit.response.headers.get("x-gateway-cache")).toBe("hit");
@@ -55,12 +91,12 @@ describe("the response cache", () => {
     // A model that is not cached (the answer differs) and labels that do not change the answer.
     const labelled = await openai.chat.completions.create({ ...ask("cache me"), user: "someone", metadata: { team: "x" } }, USE).withResponse();
     expect(labelled.response.headers.get("x-gateway-cache")).toBe("hit");
-    const other = await openai.chat.completions.create({ ...ask("cache me"), max_tokens: 25 }, USE).withResponse();
+    const other = await sdk(secret, () => openai.chat.completions.create({ ...ask("cache me"), max_tokens: 25 }, USE).withResponse());
     expect(other.response.headers.get("x-gateway-cache")).toBe("miss");
   });
 
   it("charges a hit the workspace's fraction of the original cost, exactly, and records the rest as saved", async () => {
-    const { workspace, secret } = await newWorkspace("1");
+    const { workspace, secret } = await cachedWorkspace();
     await setCacheSettings(workspace.id, { default_on: true, price_fraction: "0.25" });
     const miss = await chat(secret, ask("a quarter"), {});
     const hit = await chat(secret, ask("a quarter"), {});
@@ -71,9 +107,9 @@ describe("the response cache", () => {
   });
 
   it("replays a streamed hit with the live stream's framing (chunks, include_usage, [DONE])", async () => {
-    const { secret } = await newWorkspace("1");
+    const { secret } = await cachedWorkspace();
     const body = { ...ask("stream me"), stream: true, stream_options: { include_usage: true } };
-    const frames = async () => {
+    const frames = () => settled(secret, async () => {
       const res = await fetch(`${baseUrl()}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", "x-gateway-cache": "use" },
@@ -82,7 +118,7 @@ describe("the response cache", () => {
       const out: string[] = [];
       for await (const f of sseFrames(res.body!)) out.push(f.raw);
       return { cache: res.headers.get("x-gateway-cache"), out };
-    };
+    }, (r) => r.cache);
     const live = await frames();
     const replay = await frames();
     expect([live.cache, replay.cache]).toEqual(["miss", "hit"]);
@@ -97,29 +133,29 @@ describe("the response cache", () => {
   });
 
   it("caches embeddings, the responses API (plain and streamed) and Anthropic's messages", async () => {
-    const { openai, secret } = await newWorkspace("1");
-    const e1 = await openai.embeddings.create({ model: "local-embed-ngram", input: ["same text"] }, USE).withResponse();
+    const { openai, secret } = await cachedWorkspace();
+    const e1 = await sdk(secret, () => openai.embeddings.create({ model: "local-embed-ngram", input: ["same text"] }, USE).withResponse());
     const e2 = await openai.embeddings.create({ model: "local-embed-ngram", input: ["same text"] }, USE).withResponse();
     expect([e1.response.headers.get("x-gateway-cache"), e2.response.headers.get("x-gateway-cache")]).toEqual(["miss", "hit"]);
     expect(e2.data.data[0]!.embedding).toEqual(e1.data.data[0]!.embedding);
 
-    const r1 = await openai.responses.create({ model: MODEL, input: "respond once", temperature: 0 }, USE).withResponse();
+    const r1 = await sdk(secret, () => openai.responses.create({ model: MODEL, input: "respond once", temperature: 0 }, USE).withResponse());
     const r2 = await openai.responses.create({ model: MODEL, input: "respond once", temperature: 0 }, USE).withResponse();
     expect(r2.response.headers.get("x-gateway-cache")).toBe("hit");
     expect(r2.data.output_text).toBe(r1.data.output_text);
-    const streamed = async () => {
+    const streamed = () => settled(secret, async () => {
       const s = await openai.responses.create({ model: MODEL, input: "respond streamed", temperature: 0, stream: true }, USE).withResponse();
       const types: string[] = [];
       for await (const e of s.data) types.push(e.type);
       return { cache: s.response.headers.get("x-gateway-cache"), types };
-    };
+    }, (r) => r.cache);
     const [s1, s2] = [await streamed(), await streamed()];
     expect([s1.cache, s2.cache]).toEqual(["miss", "hit"]);
     expect(s2.types).toEqual(s1.types);
     expect(s2.types.at(-1)).toBe("response.completed");
 
     const anthropic = new Anthropic({ apiKey: secret, baseURL: baseUrl(), maxRetries: 0, defaultHeaders: { "x-gateway-cache": "use" } });
-    const m1 = await anthropic.messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: "user", content: "hello claude" }] }).withResponse();
+    const m1 = await sdk(secret, () => anthropic.messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: "user", content: "hello claude" }] }).withResponse());
     const m2 = await anthropic.messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: "user", content: "hello claude" }] }).withResponse();
     expect([m1.response.headers.get("x-gateway-cache"), m2.response.headers.get("x-gateway-cache")]).toEqual(["miss", "hit"]);
     expect(m2.data.content).toEqual(m1.data.content);
@@ -129,7 +165,7 @@ describe("the response cache", () => {
   });
 
   it("skips sampled calls unless the workspace allows them; refresh stores without reading; bypass neither; a TTL ends an entry; bad headers are 400", async () => {
-    const { workspace, secret } = await newWorkspace("1");
+    const { workspace, secret } = await cachedWorkspace();
     const sampled = { model: MODEL, messages: [{ role: "user", content: "sampled" }], temperature: 0.8, max_tokens: 8 };
     expect((await chat(secret, sampled)).cache).toBe("bypass");
     expect((await chat(secret, { ...sampled, seed: 7 })).cache).toBe("miss");
@@ -162,13 +198,14 @@ describe("the response cache", () => {
   });
 
   it("never answers one workspace with another's entry, nor a key with its own scope from the rest", async () => {
-    const a = await newWorkspace("1");
-    const b = await newWorkspace("1");
+    const a = await cachedWorkspace();
+    const b = await cachedWorkspace();
     expect((await chat(a.secret, ask("shared question"))).cache).toBe("miss");
     expect((await chat(b.secret, ask("shared question"))).cache).toBe("miss");
     expect((await chat(a.secret, ask("shared question"))).cache).toBe("hit");
 
     const own = await createKey(db, { workspaceId: a.workspace.id, name: "own scope" });
+    workspaceOf.set(own.secret, a.workspace.id);
     await setKeyCache(a.workspace.id, own.key.id, { own_scope: true });
     expect((await chat(own.secret, ask("shared question"))).cache).toBe("miss");
     expect((await chat(own.secret, ask("shared question"))).cache).toBe("hit");
@@ -177,7 +214,7 @@ describe("the response cache", () => {
   });
 
   it("clears a workspace's entries by model (tRPC's service and the CLI), audited", async () => {
-    const { workspace, secret } = await newWorkspace("1");
+    const { workspace, secret } = await cachedWorkspace();
     await chat(secret, ask("to clear"));
     expect((await chat(secret, ask("to clear"))).cache).toBe("hit");
     expect(await clearCache(workspace.id, { model: MODEL })).toMatchObject({ removed: 1 });
@@ -207,7 +244,7 @@ describe("the response cache across instances", () => {
   const stored = (workspaceId: string) => until(() => db.responseCacheEntry.count({ where: { workspaceId } }), (n) => n === 1, 5000);
 
   it("shares one cache: a miss on one instance is a hit on the other, and a clear reaches both memories", async () => {
-    const { workspace, secret } = await newWorkspace("1");
+    const { workspace, secret } = await cachedWorkspace();
     expect((await chat(secret, ask("two instances"), undefined, one.url)).cache).toBe("miss");
     await stored(workspace.id);
     expect((await chat(secret, ask("two instances"), undefined, two.url)).cache).toBe("hit");
