@@ -2,10 +2,11 @@
 // decimal strings, so the totals are exactly the sum of the usage events (never floats).
 //
 // Where the figures come from: the daily rollups (UsageDaily per day, model, key and plan;
-// UsageDailyTag per day, tag and model), which a trigger keeps in the statement that inserts the
-// events, whenever they can answer the filter (no subject filter; a tag filter alone; the group by
-// a tag key without other filters): tens of rows per day instead of every event. Otherwise the
-// events themselves, in one statement (GROUPING SETS) rather than one per figure.
+// UsageDailyTag per day, tag and model), which the ledger's statement that inserts the events
+// keeps (rollup-sql.ts), whenever they can answer the filter (no subject filter; a tag filter
+// alone; the group by a tag key without other filters): tens of rows per day instead of every
+// event. Otherwise the events themselves, in one statement (GROUPING SETS) rather than one per
+// figure.
 import { z } from "zod";
 import { db } from "../../infra/db/client";
 import { Prisma } from "../../generated/prisma/client";
