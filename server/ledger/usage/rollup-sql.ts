@@ -24,6 +24,7 @@ export const ROLLUP_CTES = `
     INSERT INTO "UsageDailyTag" AS d ("workspaceId", "day", "tagKey", "tagValue", "modelId", ${FIGURES})
     SELECT e."workspaceId", e."createdAt"::date, t.key, t.value, e."modelId", ${SUMS}
     FROM events e CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(e."tags") = 'object' THEN e."tags" END) AS t(key, value)
+    WHERE t.value IS NOT NULL
     GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT ("workspaceId", "day", "tagKey", "tagValue", "modelId") DO UPDATE SET ${ADD}
     RETURNING 1
@@ -39,6 +40,7 @@ export const ROLLUP_REBUILD = [
   `INSERT INTO "UsageDailyTag" ("workspaceId", "day", "tagKey", "tagValue", "modelId", ${FIGURES})
    SELECT e."workspaceId", e."createdAt"::date, t.key, t.value, e."modelId", ${SUMS}
    FROM "UsageEvent" e CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(e."tags") = 'object' THEN e."tags" END) AS t(key, value)
+   WHERE t.value IS NOT NULL
    GROUP BY 1, 2, 3, 4, 5`,
 ];
 
