@@ -163,6 +163,6 @@ function cacheLine(r: BenchResults): string {
   return [
     `**Response cache:** a hit's latency minus the direct call's at ${r.rate} req/s, p50 (median over rounds): ${ms3(hitOver)} ms (below the direct call: ${mark(hitOver < 0)});`,
     `hits at ${r.connections} connections ${f2(hitTput)}× the uncached path's throughput (above it: ${mark(hitTput > 1)});`,
-    `a miss (a new prompt each call: looked up, called, its answer stored before it goes out) p50 ${ms3(missOver)} ms over the uncached path, throughput ${f2(missTput)}× the uncached path's.`,
+    `a miss (a new prompt each call: looked up, called, its answer stored behind it) p50 ${ms3(missOver)} ms over the uncached path, throughput ${f2(missTput)}× the uncached path's.`,
   ].join(" ");
 }
