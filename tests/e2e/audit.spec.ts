@@ -59,7 +59,7 @@ test("a key created and a rename show on the Audit page, newest first, with Load
 
   await visit(page, ws("settings"));
   await page.getByLabel("Workspace name").fill("Audited and renamed");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByLabel("Workspace name")).toHaveValue("Audited and renamed");
 
   await visit(page, ws("audit"));
