@@ -7,8 +7,7 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { db } from "../infra/db/client";
-import { writeQueryable } from "../infra/db/write-pool";
+import { writePool, writeQueryable } from "../infra/db/write-pool";
 import { Channel, listen } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
@@ -62,6 +61,12 @@ function ensureListening(): Promise<void> {
   return listening;
 }
 
+const LOOKUP = `
+  SELECT "route", "modelId", "apiKeyId", "kind", "named", "done", "body", "bytes", "inputTokens", "outputTokens", "cost"::text AS cost,
+    ("expiresAt" AT TIME ZONE 'UTC') AS "expiresAt"
+  FROM "ResponseCacheEntry"
+  WHERE "workspaceId" = $1 AND "scope" = $2 AND "hash" = $3 AND "expiresAt" > now() AT TIME ZONE 'UTC'`;
+
 type Row = { route: string; modelId: string; apiKeyId: string | null; kind: string; named: boolean; done: boolean; body: Uint8Array; bytes: number; inputTokens: number; outputTokens: number; cost: string; expiresAt: Date };
 
 /** The live entry of a call's key, from memory or else the database (then kept in memory). */
@@ -73,10 +78,9 @@ export async function findEntry(workspaceId: string, scope: string, hash: string
     if (kept.expiresAt > now) return kept;
     memory.delete(key);
   }
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT "route", "modelId", "apiKeyId", "kind", "named", "done", "body", "bytes", "inputTokens", "outputTokens", "cost"::text AS cost, "expiresAt"
-    FROM "ResponseCacheEntry"
-    WHERE "workspaceId" = ${workspaceId} AND "scope" = ${scope} AND "hash" = ${hash} AND "expiresAt" > now() AT TIME ZONE 'UTC'`;
+  // On the raw pool, unnamed: planned for these values each time (a prepared statement's generic
+  // plan may pick the workspace's index over the key's), without the ORM's work per query.
+  const { rows } = await writePool().query<Row>(LOOKUP, [workspaceId, scope, hash]);
   const row = rows[0];
   if (!row) return null;
   const text = isGzip(row.body) ? (await gunzipAsync(row.body)).toString() : Buffer.from(row.body).toString();
