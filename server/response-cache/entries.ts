@@ -167,9 +167,3 @@ export function storeEntry(fields: Omit<CacheEntry, "bytes">, replacing: boolean
   });
 }
 
-/** Forgets this process's memory (tests, tools). */
-export function clearMemory(): void {
-  memory.clear();
-}
-
-export { dropNotified as dropFromMemory };
