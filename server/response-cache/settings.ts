@@ -4,7 +4,7 @@
 // Each change is audited and drops the cached settings on every instance (NOTIFY).
 import { z } from "zod";
 import { diff, recordAudit, type AuditActor } from "../audit/record";
-import { db } from "../infra/db/client";
+import { db, type Tx } from "../infra/db/client";
 import { Channel, notify } from "../infra/db/notify";
 import { errors } from "../kernel/errors";
 import { formatMoney } from "../kernel/money";
@@ -72,36 +72,46 @@ export const ZOwnCache = z.object({
   /** Its calls' entries are its own, never shared with the rest of the workspace. */
   own_scope: z.boolean().optional(),
 });
-export type OwnCacheView = { default_on: boolean | null; own_scope: boolean };
+export const ZOwnCacheView = z.object({ default_on: z.boolean().nullable(), own_scope: z.boolean() });
+export type OwnCacheView = z.infer<typeof ZOwnCacheView>;
+
+type OwnRow = { cacheDefault: boolean | null; cacheOwnScope: boolean };
+const OWN = { cacheDefault: true, cacheOwnScope: true } as const;
+const ownView = (r: OwnRow): OwnCacheView => ({ default_on: r.cacheDefault, own_scope: r.cacheOwnScope });
+
+function parseOwn(patch: z.input<typeof ZOwnCache>): z.output<typeof ZOwnCache> {
+  const parsed = ZOwnCache.safeParse(patch);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  return parsed.data;
+}
+
+/** Records a key's or plan's change (when something changed) and answers its settings as they are now. */
+async function recordOwn(tx: Tx, workspaceId: string, target: { type: "key" | "plan"; id: string }, before: OwnRow, after: OwnRow, actor?: AuditActor): Promise<OwnCacheView> {
+  const changes = diff(ownView(before), ownView(after), ["default_on", "own_scope"]);
+  if (Object.keys(changes).length) await recordAudit(tx, { workspaceId, actor, action: "cache.update", target, changes });
+  return ownView(after);
+}
 
 /** A key's own cache settings; every instance drops the cached key. */
 export async function setKeyCache(workspaceId: string, keyId: string, patch: z.input<typeof ZOwnCache>, actor?: AuditActor): Promise<OwnCacheView> {
-  const p = ZOwnCache.parse(patch);
+  const p = parseOwn(patch);
   return db.$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: { cacheDefault: true, cacheOwnScope: true } });
+    const key = await tx.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: OWN });
     if (!key) throw errors.notFound(`No API key with id ${keyId}`, "key_not_found");
-    const row = await tx.apiKey.update({ where: { id: keyId }, data: { cacheDefault: p.default_on, cacheOwnScope: p.own_scope }, select: { hash: true, cacheDefault: true, cacheOwnScope: true } });
+    const row = await tx.apiKey.update({ where: { id: keyId }, data: { cacheDefault: p.default_on, cacheOwnScope: p.own_scope }, select: { ...OWN, hash: true } });
     await notify(tx, Channel.keyChanged, row.hash);
-    const before = { default_on: key.cacheDefault, own_scope: key.cacheOwnScope };
-    const after = { default_on: row.cacheDefault, own_scope: row.cacheOwnScope };
-    const changes = diff(before, after, ["default_on", "own_scope"]);
-    if (Object.keys(changes).length) await recordAudit(tx, { workspaceId, actor, action: "cache.update", target: { type: "key", id: keyId }, changes });
-    return after;
+    return recordOwn(tx, workspaceId, { type: "key", id: keyId }, key, row, actor);
   });
 }
 
 /** A plan's own cache settings; every instance drops the workspace's cached plans. */
 export async function setPlanCache(workspaceId: string, planId: string, patch: z.input<typeof ZOwnCache>, actor?: AuditActor): Promise<OwnCacheView> {
-  const p = ZOwnCache.parse(patch);
+  const p = parseOwn(patch);
   return db.$transaction(async (tx) => {
-    const plan = await tx.plan.findFirst({ where: { id: planId, workspaceId }, select: { cacheDefault: true, cacheOwnScope: true } });
+    const plan = await tx.plan.findFirst({ where: { id: planId, workspaceId }, select: OWN });
     if (!plan) throw errors.notFound(`No plan ${planId} in this workspace.`, "plan_not_found");
-    const row = await tx.plan.update({ where: { id: planId }, data: { cacheDefault: p.default_on, cacheOwnScope: p.own_scope }, select: { cacheDefault: true, cacheOwnScope: true } });
+    const row = await tx.plan.update({ where: { id: planId }, data: { cacheDefault: p.default_on, cacheOwnScope: p.own_scope }, select: OWN });
     await notify(tx, Channel.plansChanged, workspaceId);
-    const before = { default_on: plan.cacheDefault, own_scope: plan.cacheOwnScope };
-    const after = { default_on: row.cacheDefault, own_scope: row.cacheOwnScope };
-    const changes = diff(before, after, ["default_on", "own_scope"]);
-    if (Object.keys(changes).length) await recordAudit(tx, { workspaceId, actor, action: "cache.update", target: { type: "plan", id: planId }, changes });
-    return after;
+    return recordOwn(tx, workspaceId, { type: "plan", id: planId }, plan, row, actor);
   });
 }

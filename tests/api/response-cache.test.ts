@@ -10,7 +10,7 @@ import { createKey } from "../../server/identity/keys/create-key";
 import { money } from "../../server/kernel/money";
 import { clearCache } from "../../server/response-cache/clear";
 import { listLogs } from "../../server/request-log/list-logs";
-import { setCacheSettings, setKeyCache } from "../../server/response-cache/settings";
+import { setCacheSettings, setKeyCache, setPlanCache } from "../../server/response-cache/settings";
 import { cli } from "../cli-process";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
 import { sseFrames } from "../sse-frames";
@@ -211,6 +211,21 @@ describe("the response cache", () => {
     expect((await chat(own.secret, ask("shared question"))).cache).toBe("hit");
     // The workspace's entry and the key's are two.
     expect(await db.responseCacheEntry.count({ where: { workspaceId: a.workspace.id } })).toBe(2);
+  });
+
+  it("a plan may turn the cache on for its calls and keep them in its own scope, audited", async () => {
+    const { workspace } = await cachedWorkspace();
+    const plan = await db.plan.create({ data: { id: `plan_${workspace.id}`, workspaceId: workspace.id, name: "cached plan", models: [] } });
+    const onPlan = await createKey(db, { workspaceId: workspace.id, name: "on the plan", planId: plan.id });
+    workspaceOf.set(onPlan.secret, workspace.id);
+    expect(await setPlanCache(workspace.id, plan.id, { default_on: true, own_scope: true })).toEqual({ default_on: true, own_scope: true });
+    // No header: the plan's default (`use`); its entry in the plan's scope.
+    expect((await chat(onPlan.secret, ask("planned"), {})).cache).toBe("miss");
+    expect((await chat(onPlan.secret, ask("planned"), {})).cache).toBe("hit");
+    expect(await db.responseCacheEntry.findMany({ where: { workspaceId: workspace.id }, select: { scope: true } })).toEqual([{ scope: `plan:${plan.id}` }]);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { workspaceId: workspace.id, action: "cache.update", targetType: "plan" } });
+    expect(audit.changes).toEqual({ default_on: { from: null, to: true }, own_scope: { from: false, to: true } });
+    await expect(setPlanCache(workspace.id, "plan_of_nobody", { default_on: true })).rejects.toMatchObject({ status: 404 });
   });
 
   it("clears a workspace's entries by model (tRPC's service and the CLI), audited", async () => {

@@ -3,10 +3,8 @@
 import { z } from "zod";
 import { userActor } from "../../audit/actor";
 import { clearCache } from "../../response-cache/clear";
-import { getCacheSettings, setCacheSettings, setKeyCache, setPlanCache, ZCachePatch, ZCacheSettings, ZOwnCache } from "../../response-cache/settings";
+import { getCacheSettings, setCacheSettings, setKeyCache, setPlanCache, ZCachePatch, ZCacheSettings, ZOwnCache, ZOwnCacheView } from "../../response-cache/settings";
 import { router, workspaceProcedure } from "../init";
-
-const ZOwnCacheView = z.object({ default_on: z.boolean().nullable(), own_scope: z.boolean() });
 
 export const cacheRouter = router({
   settings: workspaceProcedure("workspace.view")
