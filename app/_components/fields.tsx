@@ -52,3 +52,17 @@ export function TextareaField({ label, hint, error, className, ...rest }: FieldP
     </FieldFrame>
   );
 }
+
+/** A checkbox with its label and a line saying what it does. */
+export function CheckField({ label, note, checked, onChange, disabled }: { label: string; note: ReactNode; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean }) {
+  return (
+    <label className="flex items-start gap-2 text-sm">
+      <input type="checkbox" className="mt-0.5" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        <span className="font-medium">{label}</span>
+        <span className="block text-slate-600">{note}</span>
+      </span>
+    </label>
+  );
+}
+

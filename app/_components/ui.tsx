@@ -2,7 +2,7 @@
 // same (labels tied to inputs, visible focus, disabled and busy states).
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 
-export { SelectField, TextareaField, TextField } from "./fields";
+export { CheckField, SelectField, TextareaField, TextField } from "./fields";
 
 const cx = (...parts: Array<string | false | null | undefined>) => parts.filter(Boolean).join(" ");
 

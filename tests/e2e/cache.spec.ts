@@ -2,11 +2,11 @@
 // quarter on Settings; two identical API calls are a miss then a hit; the usage page shows the
 // hit and the money it saved; clearing the cache makes the next call a miss again.
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
 import { money } from "../../server/kernel/money";
-import { createWorkspace } from "../../server/onboarding/create-workspace";
-import { person, screenshot, signUp, url, visit, watchConsole } from "./helpers";
+import { screenshot, url, visit, watchConsole } from "./helpers";
+import { signedUpOwner } from "./owner";
 
 test.describe.configure({ mode: "serial" });
 
@@ -21,13 +21,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   consoleWatch = watchConsole(page);
-  const who = person("Cacher");
-  await signUp(page, who);
-  await expect(page).toHaveURL(/\/workspaces\/new$/);
-  const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
-  const { workspace, apiKey } = await createWorkspace({ name: "Cached workspace", credits: "5", ownerUserId: user.id, withKey: true });
-  workspaceId = workspace.id;
-  openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: apiKey!.secret, maxRetries: 0 });
+  ({ workspaceId, openai } = await signedUpOwner(page, "Cacher", "Cached workspace"));
 });
 
 test.afterEach(() => consoleWatch.expectNone());

@@ -5,11 +5,11 @@
 // Then capture is turned on in Settings: a call's panel shows its request (redacted) and answer,
 // and "Open in playground" replays its conversation.
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
-import { createWorkspace } from "../../server/onboarding/create-workspace";
 import { listLogs } from "../../server/request-log/list-logs";
-import { person, screenshot, signUp, url, visit, watchConsole } from "./helpers";
+import { screenshot, url, visit, watchConsole } from "./helpers";
+import { signedUpOwner } from "./owner";
 
 test.describe.configure({ mode: "serial" });
 
@@ -21,24 +21,18 @@ let workspaceId = "";
 let served = "";
 let refused = "";
 let secret = "";
+let openai: OpenAI;
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   consoleWatch = watchConsole(page);
-  const who = person("Logger");
-  await signUp(page, who);
-  await expect(page).toHaveURL(/\/workspaces\/new$/);
-  const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
-  const { workspace, apiKey } = await createWorkspace({ name: "Logged workspace", credits: "5", ownerUserId: user.id, withKey: true });
-  workspaceId = workspace.id;
-  secret = apiKey!.secret;
-  const openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: apiKey!.secret, maxRetries: 0 });
+  ({ workspaceId, secret, openai } = await signedUpOwner(page, "Logger", "Logged workspace"));
   const ok = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hello" }] }, { headers: { "x-gateway-tags": "team=e2e" } }).withResponse();
   served = ok.response.headers.get("x-request-id")!;
   const no = await fetch(`${process.env.E2E_BASE_URL}/v1/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${apiKey!.secret}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
     body: JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x" }] }),
   });
   expect(no.status).toBe(404);
@@ -120,7 +114,6 @@ test("with capture turned on in Settings, a call's panel shows its request (reda
   await expect(card.getByText("Saved.")).toBeVisible();
   await expect.poll(async () => (await db.workspace.findUniqueOrThrow({ where: { id: workspaceId } })).captureBodies).toBe(true);
 
-  const openai = new OpenAI({ baseURL: `${process.env.E2E_BASE_URL}/v1`, apiKey: secret, maxRetries: 0 });
   const { data, response } = await openai.chat.completions
     .create({ model: MODEL, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Account acct-4242 says hello" }] })
     .withResponse();

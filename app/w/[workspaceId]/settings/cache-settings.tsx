@@ -6,22 +6,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { CacheSettingsView } from "@/server/response-cache/settings";
 import { ConfirmInRow } from "@/app/_components/confirm-in-row";
-import { Button, Card, ErrorState, Loading, SelectField, TextField } from "@/app/_components/ui";
+import { Button, Card, CheckField, ErrorState, Loading, SelectField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { can } from "@/server/identity/workspaces/permissions";
-
-function Check({ label, note, checked, onChange, disabled }: { label: string; note: string; checked: boolean; onChange: (v: boolean) => void; disabled: boolean }) {
-  return (
-    <label className="flex items-start gap-2 text-sm">
-      <input type="checkbox" className="mt-0.5" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      <span>
-        <span className="font-medium">{label}</span>
-        <span className="block text-slate-600">{note}</span>
-      </span>
-    </label>
-  );
-}
 
 function CacheForm({ settings, mayChange }: { settings: CacheSettingsView; mayChange: boolean }) {
   const trpc = useTRPC();
@@ -43,8 +31,8 @@ function CacheForm({ settings, mayChange }: { settings: CacheSettingsView; mayCh
         A call is answered from the cache when it sends <code>x-gateway-cache: use</code>, or by default when turned on below. Only this workspace&apos;s calls share its
         entries, and only deterministic calls are cached (temperature 0, or a seed) unless sampled ones are allowed.
       </p>
-      <Check label="Use the cache by default" note="Every chat, responses, embeddings and messages call reads and fills the cache unless it sends x-gateway-cache: bypass." checked={s.default_on} onChange={(v) => change({ default_on: v })} disabled={disabled} />
-      <Check label="Cache sampled calls" note="Also calls with a temperature above 0 and no seed: their answer is then the same each time." checked={s.sampling} onChange={(v) => change({ sampling: v })} disabled={disabled} />
+      <CheckField label="Use the cache by default" note="Every chat, responses, embeddings and messages call reads and fills the cache unless it sends x-gateway-cache: bypass." checked={s.default_on} onChange={(v) => change({ default_on: v })} disabled={disabled} />
+      <CheckField label="Cache sampled calls" note="Also calls with a temperature above 0 and no seed: their answer is then the same each time." checked={s.sampling} onChange={(v) => change({ sampling: v })} disabled={disabled} />
       <div className="grid gap-4 sm:grid-cols-3">
         <TextField label="Lifetime (seconds)" hint="When a call names none." type="number" min={1} step={1} value={s.ttl} disabled={disabled} onChange={(e) => change({ ttl: e.target.value })} />
         <TextField label="Longest lifetime (seconds)" hint="The most x-gateway-cache-ttl may ask." type="number" min={1} step={1} value={s.maxTtl} disabled={disabled} onChange={(e) => change({ maxTtl: e.target.value })} />

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { CaptureSettingsView } from "@/server/request-log/capture/capture-settings";
-import { Button, Card, ErrorState, Loading, TextareaField, TextField } from "@/app/_components/ui";
+import { Button, Card, CheckField, ErrorState, Loading, TextareaField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { can } from "@/server/identity/workspaces/permissions";
@@ -28,16 +28,12 @@ function CaptureForm({ settings }: { settings: CaptureSettingsView }) {
   const touched = () => save.reset();
   return (
     <form onSubmit={submit} className="flex flex-col gap-4">
-      <label className="flex items-start gap-2 text-sm">
-        <input type="checkbox" className="mt-0.5" checked={enabled} onChange={(e) => (setEnabled(e.target.checked), touched())} />
-        <span>
-          <span className="font-medium">Keep request and answer bodies</span>
-          <span className="block text-slate-600">
-            Every call of the workspace keeps what was sent and answered (a stream as its assembled answer), for as long as the log keeps its rows. A key can
-            override this on the Keys page.
-          </span>
-        </span>
-      </label>
+      <CheckField
+        label="Keep request and answer bodies"
+        note="Every call of the workspace keeps what was sent and answered (a stream as its assembled answer), for as long as the log keeps its rows. A key can override this on the Keys page."
+        checked={enabled}
+        onChange={(v) => (setEnabled(v), touched())}
+      />
       <TextField
         label="Bytes kept of each body"
         hint="1,024 to 1,048,576; a longer body is cut and marked as cut."
