@@ -47,12 +47,18 @@ const layer = {
   requestLog: "^server/request-log/",
   /** Answers kept and replayed for calls that ask again. */
   responseCache: "^server/response-cache/",
+  /** Uploaded files (/v1/files) in the blob store. */
+  files: "^server/files/",
+  /** Batches (/v1/batches): their lines run through the pipeline the composition root hands them. */
+  batches: "^server/batches/",
   /** The composition roots: files directly in `server/`. */
   roots: "^server/[^/]+$",
 };
 
 /** The domains: what a call is about, below the layers that receive and run it. */
 const domains = [
+  layer.files,
+  layer.batches,
   layer.requestLog,
   layer.responseCache,
   layer.identity,

@@ -8,6 +8,10 @@ import { jwksDocument, sessionsCreate, sessionsRevoke, sessionsRevokeSubject } f
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
 import { unservedOperations } from "./operations/unserved";
+import { filesOperations } from "./operations/files";
+import { batchesOperations } from "./operations/batches";
+import { conversationsOperations } from "./operations/conversations";
+import { moderationsOperations } from "./operations/moderations";
 import type { AnyOperation } from "./operation";
 
 export { unservedOperations };
@@ -20,6 +24,10 @@ export const contract = {
   embeddings: { create: embeddingsCreate },
   audio: { speech: audioSpeech, transcribe: audioTranscribe, translate: audioTranslate },
   images: { generate: imagesGenerate, edit: imagesEdit, vary: imagesVary, file: imagesFile },
+  conversations: conversationsOperations,
+  moderations: moderationsOperations,
+  files: filesOperations,
+  batches: batchesOperations,
   videos: { create: videosCreate, list: videosList, get: videosGet, delete: videosDelete, content: videosContent },
   models: { list: modelsList, get: modelsGet, delete: modelsDelete },
   sessions: { create: sessionsCreate, revoke: sessionsRevoke, revokeSubject: sessionsRevokeSubject, jwks: jwksDocument },

@@ -34,5 +34,6 @@ export const UNPRICED = {
   per_image: "0",
   per_video_second: "0",
   reasoning_per_1m: "0",
+  batch_discount: "0.5",
   pricing_status: "unpriced",
 } as const;

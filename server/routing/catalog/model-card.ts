@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { DECIMAL_STRING } from "../../kernel/money";
 
-export const MODEL_TYPES = ["chat", "embedding", "speech", "transcription", "image", "video"] as const;
+export const MODEL_TYPES = ["chat", "embedding", "speech", "transcription", "image", "video", "moderation"] as const;
 export const ZModelType = z.enum(MODEL_TYPES);
 export type ModelType = z.infer<typeof ZModelType>;
 
@@ -31,6 +31,8 @@ export const ZPricing = z.object({
   per_video_second: price,
   pricing_status: z.string(),
   reasoning_per_1m: price,
+  /** A batch line (/v1/batches) costs this fraction of the live price. */
+  batch_discount: price.default("0.5"),
 });
 
 export const ZVideoBlock = z.object({

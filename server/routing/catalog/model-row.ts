@@ -46,6 +46,7 @@ export function toModelDetail(row: ModelRow, readyNow: boolean): ModelDetail {
       per_video_second: formatMoney(row.pricePerVideoSecond),
       pricing_status: row.pricingStatus,
       reasoning_per_1m: formatMoney(row.priceReasoningPer1m),
+      batch_discount: formatMoney(row.batchDiscount),
     },
   };
   if (row.type === "video" && row.videoDefaultSize) {
@@ -98,6 +99,7 @@ export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
     pricePerImage: p.per_image,
     pricePerVideoSecond: p.per_video_second,
     pricingStatus: p.pricing_status,
+    batchDiscount: p.batch_discount ?? "0.5",
     ...(card.created ? { createdAt: new Date(card.created * 1000) } : {}),
     ...(v && {
       videoDefaultSize: v.default_size,

@@ -19,6 +19,8 @@ export function limitsOf(m: ModelDetail): string[] {
       return [`priced per second of audio`];
     case "image":
       return [`priced per image`];
+    case "moderation":
+      return [`priced per 1M input tokens`, ...(stated(m.context_length) ? [`up to ${count(m.context_length)} input tokens`] : [])];
     case "video":
       return [`priced per video second`, ...(m.video ? [`${m.video.seconds.min}–${m.video.seconds.max} seconds per video`] : [])];
   }

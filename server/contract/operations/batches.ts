@@ -1,0 +1,2 @@
+// The /v1/batches operations (being built).
+export const batchesOperations = {} as const;

@@ -1,0 +1,2 @@
+// The /v1/files operations (being built).
+export const filesOperations = {} as const;
