@@ -1,4 +1,5 @@
-// npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2) and sends
+// npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2), runs
+// batches (BATCH_WORKERS at a time, default 1) and sends
 // webhook deliveries (two at a time, beside the gateway's own). Run as many as you like against one
 // database; with the filesystem blob store they must share the gateway's DATA_DIR, with
 // BLOB_STORE=s3 they can run anywhere.
@@ -11,6 +12,8 @@ import { logFor } from "../server/infra/telemetry/log";
 import { WORKER_ID } from "../server/inference/videos/render-video";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
 import { startDeliveryWorkers } from "../server/alerts/deliver";
+import { runBatchLine } from "../server/batch-lines";
+import { startBatchWorkers } from "../server/batches/workers";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
 if (!url) {
@@ -37,6 +40,7 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
 await startVideoWorkers(concurrency);
+await startBatchWorkers(env.BATCH_WORKERS, runBatchLine);
 startVideoSweeps();
 await startDeliveryWorkers();
-log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, and sends webhook deliveries`);
+log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, runs ${env.BATCH_WORKERS} batch(es) at once, and sends webhook deliveries`);

@@ -1,5 +1,7 @@
 // Background work of a gateway server process.
 import { startDeliveryWorkers } from "./alerts/deliver";
+import { runBatchLine } from "./batch-lines";
+import { startBatchWorkers } from "./batches/workers";
 import { startCacheSweep } from "./response-cache/clear";
 import { subscribeLedgerAlerts } from "./alerts/ledger-alerts";
 import { startHealthChecks } from "./routing/nodes/health-check";
@@ -67,6 +69,8 @@ export function startBackground(): void {
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();
+  // Batches: BATCH_WORKERS run at once by the instance's process 0, beside `npm run worker` processes.
+  startBatchWorkers(env.BATCH_WORKERS, runBatchLine).catch((err) => log.error({ err }, "batch workers failed to start"));
   // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.
   startDeliveryWorkers().catch((err) => log.error({ err }, "webhook delivery workers failed to start"));
   // Background responses a dead process left open: looked for now (a restart after a crash

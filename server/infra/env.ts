@@ -77,12 +77,27 @@ export const EnvSchema = z.object({
   VIDEO_POLL_INTERVAL_MS: int(1000),
   /** A worker that has not reported for this long is presumed dead and its job is retried (seconds, >= 10). */
   VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
+  /** Batch workers inside each gateway's first process (batches run at once; 0: none, use `npm run worker`). */
+  BATCH_WORKERS: int(1),
+  /** Lines of one batch in flight at once, per worker. */
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** A batch worker that has not reported for this long is presumed dead and its batch resumed elsewhere (seconds, >= 10). */
+  BATCH_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
+  /** The share of a key's rate limits batch lines may use; the rest is kept for its live calls (0 to 1). */
+  BATCH_RATE_SHARE: z.coerce.number().min(0.05).max(1).default(0.5),
   /** How often job timeouts and dead workers are looked for (seconds). */
   JOB_MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
   /** How often idle workers look for jobs besides being woken by NOTIFY (seconds). */
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).default(5),
   /** Largest video accepted from a node (bytes). */
   MAX_VIDEO_BYTES: int(1024 * 1024 * 1024),
+  /** /v1/files (docs/FILES.md): largest file of any purpose, and of purpose `batch` (bytes; OpenAI's 512 MB and 200 MB). */
+  FILES_MAX_BYTES: int(512 * 1024 * 1024),
+  FILES_MAX_BATCH_BYTES: int(200 * 1024 * 1024),
+  /** Bytes of live files a workspace may store in all (0: no quota). */
+  FILES_WORKSPACE_QUOTA_BYTES: int(10 * 1024 * 1024 * 1024),
+  /** A `batch` file uploaded without `expires_after` expires this long after upload (seconds; OpenAI's 30 days; 0: never). */
+  FILES_BATCH_EXPIRES_SECONDS: int(30 * 24 * 3600),
   /** Dashboard sign-in. Secret for session tokens; unset: derived from GATEWAY_SECRET. */
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   /** Public origin of the dashboard (e.g. https://gateway.example.com), for sign-in callbacks and invite links. */

@@ -13,4 +13,10 @@ export type CallContext<P extends Payer = Payer> = {
   outcome: CallOutcome;
   /** The request's telemetry (metrics, log line, trace), told what the call was charged; absent outside a request. */
   observer?: CallObserver;
+  /**
+   * A line of a batch (server/batches/): its usage event's id, fixed by the batch and the line so
+   * a line run again after a worker died is charged once, and the fraction of the live price it
+   * is charged (the model's batch discount), a decimal string.
+   */
+  batchLine?: { eventId: string; priceFactor: string };
 };

@@ -60,7 +60,7 @@ export async function reserve(ctx: CallContext, r: Reservation): Promise<Meterin
   try {
     const hold = await leaseBook().hold(ctx.principal.workspaceId, amount);
     if (endBudgets) hold.whenEnded(endBudgets);
-    return { ctx, eventId: r.eventId ?? ctx.requestId, endpoint: r.endpoint, hold, reservation: r };
+    return { ctx, eventId: ctx.batchLine?.eventId ?? r.eventId ?? ctx.requestId, endpoint: r.endpoint, hold, reservation: r };
   } catch (err) {
     endBudgets?.();
     throw await explainRefusal(err, ctx.principal.workspaceId);
@@ -77,7 +77,9 @@ type Units = Omit<UsageRecord, "eventId" | "modelId" | "nodeId" | "endpoint" | "
 
 /** Charges a finished call: its model, node (null: answered by the response cache), duration (from `started`) and units; resolves once committed. */
 export function recordCall(m: Metering, call: { modelId: string; nodeId: string | null; started: number }, units: Units): Promise<void> {
-  const { cost, ...counts } = units;
+  const { cost: live, ...counts } = units;
+  // A batch line costs the batch's fraction of the live price.
+  const cost = m.ctx.batchLine ? money(live).times(m.ctx.batchLine.priceFactor) : live;
   const r = m.reservation;
   r.onUsage?.((counts.inputTokens ?? 0) + (counts.outputTokens ?? 0));
   const capped = Money.min(toStored(cost), m.hold.amount);

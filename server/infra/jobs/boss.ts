@@ -9,7 +9,7 @@ import { logFor } from "../telemetry/log";
 
 const log = logFor("jobs");
 
-export const QUEUES = { videoRender: "video-render" } as const;
+export const QUEUES = { videoRender: "video-render", batchRun: "batch-run" } as const;
 
 const state = globalThis as unknown as { gatewayBoss?: Promise<PgBoss> };
 
@@ -30,6 +30,7 @@ async function startBoss(): Promise<PgBoss> {
   boss.on("error", (err) => log.error({ err }, "job queue"));
   await boss.start();
   await boss.createQueue(QUEUES.videoRender, { notify: true });
+  await boss.createQueue(QUEUES.batchRun, { notify: true });
   return boss;
 }
 

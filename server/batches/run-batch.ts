@@ -1,0 +1,142 @@
+// A batch worker's run of one batch: validate its input file (`validating` -> `in_progress`, or
+// `failed` with the lines' errors), run the lines not yet done, BATCH_CONCURRENCY at a time,
+// through the pipeline the process hands it (`RunLine`: the same stages as a live call of the
+// batch's caller), and finalize (finalize-batch.ts). Every finished line is written once
+// (BatchLine), so an attempt that resumes after its worker died skips it; a line in flight when a
+// worker died runs again under the same usage event id (`<batch>:<index>`), which the ledger
+// charges once. A cancel or the end of the window stops further lines; what is done is kept.
+import type { CallContext, Principal } from "../identity/principal";
+import { findFile, readFileBytes } from "../files/find-file";
+import { db } from "../infra/db/client";
+import { env } from "../infra/env";
+import { logFor } from "../infra/telemetry/log";
+import { GatewayError } from "../kernel/errors";
+import { newRequestId } from "../kernel/ids";
+import { awaitBackgroundTurn, sleep } from "./background-tier";
+import { batchPrincipal } from "./batch-caller";
+import type { BatchRow } from "./batch-object";
+import { finalizeBatch, type StopReason } from "./finalize-batch";
+import { parseInputLines, type InputLine } from "./input-lines";
+import { LineWriter, type FinishedLine } from "./line-writer";
+import { lineContext, priceFactorOf } from "./line-context";
+
+const log = logFor("batches");
+
+/** Runs one line as its caller's call to the batch's endpoint; resolves with the JSON answer or throws the call's error. */
+export type RunLine = (ctx: CallContext, endpoint: string, body: Record<string, unknown>) => Promise<unknown>;
+
+/** How often a running batch looks at its row (a cancel) and its caller (a key revoked since). */
+const CHECK_MS = 500;
+/** A line refused by rate limits is tried again this many times before it fails with the 429. */
+const RATE_RETRIES = 20;
+
+/** The body a line runs with: answers are JSON (a stream asked for is answered whole). */
+function lineBody(body: Record<string, unknown>): Record<string, unknown> {
+  const { stream: _stream, stream_options: _options, ...rest } = body;
+  return rest;
+}
+
+export async function runBatch(batchId: string, runLine: RunLine, signal?: AbortSignal): Promise<void> {
+  let batch = await db.batch.findUnique({ where: { id: batchId } });
+  if (!batch || ["failed", "completed", "expired", "cancelled"].includes(batch.status)) return;
+  const lines = await readLines(batch);
+  if (!lines) return; // the batch failed validation
+  if (batch.status === "validating") {
+    const started = await db.batch.updateManyAndReturn({ where: { id: batch.id, status: "validating" }, data: { status: "in_progress", total: lines.length, inProgressAt: new Date() } });
+    batch = started[0] ?? (await db.batch.findUniqueOrThrow({ where: { id: batch.id } }));
+  }
+  if (batch.status === "in_progress" || batch.status === "cancelling") {
+    const stopped = await runLines(batch, lines, runLine, signal);
+    if (stopped === "shutdown") return; // another attempt resumes it
+    await finalizeBatch(batch, lines, stopped);
+  } else if (batch.status === "finalizing") {
+    await finalizeBatch(batch, lines, null);
+  }
+}
+
+/** The input file's lines, or null after failing the batch for a missing file or bad lines. */
+async function readLines(batch: BatchRow): Promise<InputLine[] | null> {
+  let text: string;
+  try {
+    text = (await readFileBytes(await findFile(batch.workspaceId, batch.inputFileId, "input_file_id"))).toString("utf8");
+  } catch (err) {
+    if (!(err instanceof GatewayError) || err.status !== 404) throw err;
+    await failBatch(batch, [{ code: "input_file_not_found", message: `The input file '${batch.inputFileId}' no longer exists.`, param: "input_file_id", line: null }]);
+    return null;
+  }
+  const { lines, errors } = parseInputLines(text, batch.endpoint);
+  if (errors.length && batch.status === "validating") {
+    await failBatch(batch, errors);
+    return null;
+  }
+  return lines;
+}
+
+async function failBatch(batch: BatchRow, errors: object[]): Promise<void> {
+  await db.batch.updateMany({ where: { id: batch.id, status: { in: ["validating", "cancelling"] } }, data: { status: "failed", failedAt: new Date(), errors } });
+}
+
+/** Runs the lines not done yet; says why it stopped early (null: every line ran). */
+async function runLines(batch: BatchRow, lines: InputLine[], runLine: RunLine, signal?: AbortSignal): Promise<StopReason | "shutdown" | null> {
+  const doneRows = await db.batchLine.findMany({ where: { batchId: batch.id }, select: { index: true } });
+  const done = new Set(doneRows.map((r) => r.index));
+  const todo = lines.filter((l) => !done.has(l.index));
+  const writer = new LineWriter(batch.id);
+  let stop: StopReason | "shutdown" | null = batch.status === "cancelling" ? "cancelled" : null;
+  let principal: Principal | GatewayError = await batchPrincipal(batch.workspaceId, batch.caller);
+  let checked = Date.now();
+  const check = async () => {
+    if (stop || Date.now() - checked < CHECK_MS) return;
+    checked = Date.now();
+    const row = await db.batch.findUnique({ where: { id: batch.id }, select: { status: true } });
+    if (!row || row.status === "cancelling") stop = "cancelled";
+    else if (batch.expiresAt.getTime() <= Date.now()) stop = "expired";
+    else principal = await batchPrincipal(batch.workspaceId, batch.caller);
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length) {
+      if (signal?.aborted) stop ??= "shutdown";
+      await check();
+      if (stop) return;
+      const line = todo[next++]!;
+      writer.add(await runOne(batch, line, principal, runLine, signal));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(env.BATCH_CONCURRENCY, todo.length) }, lane));
+  } finally {
+    await writer.close();
+  }
+  if (!stop && batch.expiresAt.getTime() <= Date.now()) stop = "expired";
+  return stop;
+}
+
+/** Runs one line; its answer or error as the output line records it. */
+async function runOne(batch: BatchRow, line: InputLine, principal: Principal | GatewayError, runLine: RunLine, signal?: AbortSignal): Promise<FinishedLine> {
+  if (principal instanceof GatewayError) return failed(line, newRequestId(), principal);
+  const factor = await priceFactorOf(line.body.model);
+  for (let attempt = 0; ; attempt++) {
+    await awaitBackgroundTurn(principal, signal);
+    const ctx = lineContext(batch, line, principal, factor);
+    try {
+      const answer = await runLine(ctx, batch.endpoint, lineBody(line.body));
+      return { index: line.index, customId: line.customId, statusCode: 200, requestId: ctx.requestId, body: answer, error: null, cost: ctx.charged() };
+    } catch (err) {
+      // A line cut short by this process stopping is not a result: the attempt that resumes the batch runs it again.
+      if (signal?.aborted) throw err;
+      const e = err instanceof GatewayError ? err : null;
+      if (e?.status === 429 && attempt < RATE_RETRIES && !signal?.aborted) {
+        await sleep(Number(e.detail.retryAfter ?? 1) * 1000, signal);
+        continue;
+      }
+      if (!e) log.error({ err, batchId: batch.id, line: line.index }, "batch line failed");
+      return failed(line, ctx.requestId, e ?? new GatewayError({ status: 500, code: "server_error", message: "The line failed inside the gateway." }), ctx.charged());
+    }
+  }
+}
+
+function failed(line: InputLine, requestId: string, e: GatewayError, cost = "0"): FinishedLine {
+  const error = { message: e.message, type: e.type, param: e.param, code: e.code };
+  return { index: line.index, customId: line.customId, statusCode: e.status, requestId, body: { error }, error: null, cost };
+}
