@@ -50,6 +50,15 @@ export const MODELS: Card[] = [
     capabilities: { ...noCaps, input_modalities: ["text"], output_modalities: ["embedding"] },
     pricing: { ...noPrices, input_per_1m: "0.02" },
   }),
+  // Free: a word-list classifier (obscenity's English dataset), documented in docs/MODERATION.md.
+  card("local-moderation", {
+    display_name: "Local Moderation (profanity and slurs, English text only)",
+    type: "moderation",
+    context_length: 32768,
+    max_output_tokens: 1,
+    capabilities: { ...noCaps, input_modalities: ["text"], output_modalities: ["moderation"] },
+    pricing: { ...noPrices },
+  }),
   card("local-tts", {
     display_name: "Local Speech",
     type: "speech",

@@ -6,6 +6,7 @@ import { chatCompletions } from "./chat";
 import { embeddings } from "./embeddings";
 import { imageEdits, imageVariations } from "./image-edits";
 import { imageGenerations } from "./images";
+import { moderations } from "./moderations";
 import { speech } from "./speech";
 import { transcriptions } from "./transcriptions";
 import { ApiError, error, send, sendError } from "./http";
@@ -45,6 +46,7 @@ function routes(options: LocalNodeOptions, videos: VideoStore): [string, RegExp,
     ],
     ["POST", /^\/v1\/chat\/completions$/, (req, res) => chatCompletions(req, res, timing)],
     ["POST", /^\/v1\/embeddings$/, (req, res) => embeddings(req, res, timing.latencyMs)],
+    ["POST", /^\/v1\/moderations$/, (req, res) => moderations(req, res)],
     ["POST", /^\/v1\/audio\/speech$/, (req, res) => speech(req, res)],
     ["POST", /^\/v1\/audio\/transcriptions$/, (req, res) => transcriptions(req, res, "transcribe")],
     ["POST", /^\/v1\/audio\/translations$/, (req, res) => transcriptions(req, res, "translate")],

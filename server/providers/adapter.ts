@@ -41,4 +41,9 @@ export type ChatAdapter = {
    * when the node counted (the gateway counts itself when it did not).
    */
   embed?(target: UpstreamTarget, body: Json, options: CallOptions): Promise<Json>;
+  /**
+   * Moderations: OpenAI's request in (`model` the node's own name), OpenAI's moderation object
+   * out. A format without a moderation endpoint refuses it (moderation-refusal.ts).
+   */
+  moderate(target: UpstreamTarget, body: Json, options: CallOptions): Promise<Json>;
 };

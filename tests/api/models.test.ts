@@ -3,9 +3,13 @@ import { describe, expect, it } from "vitest";
 import OpenAI from "openai";
 import { client, raw } from "../helpers";
 
-const TYPES = ["chat", "embedding", "speech", "transcription", "image", "video"];
-/** The reference's nine fields, and `cache_write_per_1m` (prompt-cache writes, priced apart since Anthropic nodes report them). */
+const TYPES = ["chat", "embedding", "speech", "transcription", "image", "video", "moderation"];
+/**
+ * The reference's nine fields, `cache_write_per_1m` (prompt-cache writes, priced apart since
+ * Anthropic nodes report them) and `batch_discount` (the fraction of the price a batch line costs).
+ */
 const PRICING_FIELDS = [
+  "batch_discount",
   "cache_read_per_1m",
   "cache_write_per_1m",
   "input_per_1m",
@@ -55,7 +59,7 @@ describe("GET /v1/models (part 2.7)", () => {
     }
   });
 
-  it("retrieve adds all ten pricing fields as decimal strings, nonzero for each model's unit", async () => {
+  it("retrieve adds all eleven pricing fields as decimal strings, nonzero for each priced model's unit", async () => {
     const page = await openai().models.list();
     for (const listed of page.data) {
       const res = await raw(`/v1/models/${listed.id}`, { key: inject("demoKey") });
@@ -73,8 +77,12 @@ describe("GET /v1/models (part 2.7)", () => {
         transcription: "per_audio_second",
         image: "per_image",
         video: "per_video_second",
+        moderation: "input_per_1m",
       }[m.type as string]!;
-      expect(Number(m.pricing[unit])).toBeGreaterThan(0);
+      // The built-in moderation model is free (docs/MODERATION.md); every other model is priced in its unit.
+      if (m.id === "local-moderation") expect(m.pricing[unit]).toBe("0");
+      else expect(Number(m.pricing[unit])).toBeGreaterThan(0);
+      expect(m.pricing.batch_discount).toBe("0.5");
       if (m.type === "video") {
         expect(m.video).toMatchObject({
           default_size: expect.any(String),

@@ -26,7 +26,7 @@ const DESCRIPTION = `An OpenAI-compatible, multi-modal model gateway. Every call
 
 **Streaming.** Chat completions and responses stream server-sent events with \`stream: true\`.
 
-**Not yet implemented.** Conversations, files, batches, fine-tuning and moderations are declared and answer 501 \`not_implemented\`.
+**Not yet implemented.** Fine-tuning is declared and answers 501 \`not_implemented\`: nothing here trains models.
 
 A readable version of this document is at [${DOCS_PATH}](${DOCS_PATH}).`;
 
@@ -42,11 +42,11 @@ const TAGS = [
   { name: "Network" },
   { name: "Health" },
   { name: "Meta", description: "This document." },
-  { name: "Conversations", description: "Not yet implemented." },
-  { name: "Files", description: "Not yet implemented." },
-  { name: "Batches", description: "Not yet implemented." },
+  { name: "Conversations", description: "Items kept in order for the responses API (`conversation`)." },
+  { name: "Files", description: "Uploaded files, per workspace: batch input, and the output of batches." },
+  { name: "Batches", description: "Files of requests run in the background within 24 hours, each line billed at the model's batch price." },
   { name: "Fine-tuning", description: "Not yet implemented." },
-  { name: "Moderations", description: "Not yet implemented." },
+  { name: "Moderations", description: "Classify text against OpenAI's moderation categories." },
 ];
 
 /** An object schema the gateway builds (`z.object`, no catch-all) has exactly its fields. */

@@ -4,6 +4,7 @@
 import type { Message } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatAdapter } from "../adapter";
 import { postForJson, postJson } from "../http";
+import { refuseModerations } from "../moderation-refusal";
 import { UpstreamFailure } from "../upstream-failure";
 import { toMessagesRequest } from "./request";
 import { completionOf } from "./response";
@@ -21,4 +22,5 @@ export const anthropicAdapter: ChatAdapter = {
     const response = await postJson(target, "/messages", JSON.stringify({ ...request, stream: true }), options.signal);
     return { response, translator: new AnthropicStreamTranslator(request.model) };
   },
+  moderate: refuseModerations("Anthropic's Messages API"),
 };

@@ -3,6 +3,7 @@
 import type { ChatAdapter, Json } from "../adapter";
 import { postForJson, postJson } from "../http";
 import { embedOnGemini } from "./embeddings";
+import { refuseModerations } from "../moderation-refusal";
 import { methodPath } from "./method-path";
 import { toGeminiRequest } from "./request";
 import { toCompletion } from "./response";
@@ -22,4 +23,5 @@ export const geminiAdapter: ChatAdapter = {
     return { response, translator: geminiStreamTranslator(modelOf(body)) };
   },
   embed: embedOnGemini,
+  moderate: refuseModerations("Gemini's API"),
 };

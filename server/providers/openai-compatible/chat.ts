@@ -10,4 +10,5 @@ export const openaiAdapter: ChatAdapter = {
     return { response: await postJson(target, "/chat/completions", JSON.stringify({ ...body, stream: true, stream_options }), signal) };
   },
   embed: (target, body, { signal }) => postForJson(target, "/embeddings", body, "embeddings", signal),
+  moderate: (target, body, { signal }) => postForJson(target, "/moderations", body, "moderation", signal),
 };

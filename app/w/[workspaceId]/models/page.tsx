@@ -5,7 +5,7 @@ import type { ModelType } from "@/server/routing/catalog/model-card";
 import { ModelTable } from "./model-table";
 import { useModelDetails } from "./use-model-details";
 
-const TYPES: ModelType[] = ["chat", "embedding", "speech", "transcription", "image", "video"];
+const TYPES: ModelType[] = ["chat", "embedding", "speech", "transcription", "image", "video", "moderation"];
 
 export default function ModelsPage() {
   const [type, setType] = useState<ModelType | "">("");
