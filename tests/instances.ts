@@ -35,6 +35,7 @@ export async function startGatewayInstance(opts: { env?: Record<string, string> 
         WEB_CONCURRENCY: "1",
         // Video jobs of other test files must not be picked up by an instance a test kills.
         VIDEO_WORKERS: "0",
+        BATCH_WORKERS: "0",
         ...opts.env,
       },
     },

@@ -7,6 +7,7 @@
 // charges once. A cancel or the end of the window stops further lines; what is done is kept.
 import type { CallContext, Principal } from "../identity/principal";
 import { findFile, readFileBytes } from "../files/find-file";
+import { hostname } from "node:os";
 import { db } from "../infra/db/client";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
@@ -21,6 +22,9 @@ import { LineWriter, type FinishedLine } from "./line-writer";
 import { lineContext, priceFactorOf } from "./line-context";
 
 const log = logFor("batches");
+
+/** This process, as a batch's row names the worker running it. */
+export const BATCH_WORKER_ID = `${hostname()}:${process.pid}`;
 
 /** Runs one line as its caller's call to the batch's endpoint; resolves with the JSON answer or throws the call's error. */
 export type RunLine = (ctx: CallContext, endpoint: string, body: Record<string, unknown>) => Promise<unknown>;
@@ -39,6 +43,7 @@ function lineBody(body: Record<string, unknown>): Record<string, unknown> {
 export async function runBatch(batchId: string, runLine: RunLine, signal?: AbortSignal): Promise<void> {
   let batch = await db.batch.findUnique({ where: { id: batchId } });
   if (!batch || ["failed", "completed", "expired", "cancelled"].includes(batch.status)) return;
+  await db.batch.update({ where: { id: batch.id }, data: { workerId: BATCH_WORKER_ID, attempts: { increment: 1 } } });
   const lines = await readLines(batch);
   if (!lines) return; // the batch failed validation
   if (batch.status === "validating") {

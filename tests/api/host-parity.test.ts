@@ -539,11 +539,11 @@ describe("the data plane and the Next.js host answer alike", () => {
     });
 
     it.each([
-      ["GET", "/v1/files"],
-      ["POST", "/v1/moderations"],
-      ["DELETE", "/v1/conversations/conv_1"],
+      ["GET", "/v1/fine_tuning/jobs"],
+      ["POST", "/v1/fine_tuning/jobs"],
+      ["GET", "/v1/fine_tuning/jobs/ftjob_1/events"],
     ])("501: %s %s, declared but not served", async (method, path) => {
-      const pair = await both(path, { method, key, ...(method === "POST" ? { json: { input: "hello" } } : {}) });
+      const pair = await both(path, { method, key, ...(method === "POST" ? { json: { model: CHAT, training_file: "file-1" } } : {}) });
       expect(expectErrorParity(pair, 501, "not_implemented")).toMatchObject({ type: "not_implemented", param: null });
     });
 
