@@ -2,6 +2,7 @@
 import { startDeliveryWorkers } from "./alerts/deliver";
 import { runBatchLine } from "./batch-lines";
 import { startBatchWorkers } from "./batches/workers";
+import { deleteExpiredFiles } from "./files/expire-files";
 import { startCacheSweep } from "./response-cache/clear";
 import { subscribeLedgerAlerts } from "./alerts/ledger-alerts";
 import { startHealthChecks } from "./routing/nodes/health-check";
@@ -69,6 +70,8 @@ export function startBackground(): void {
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();
+  // Files past their `expires_after`: answered 404 at once, their bytes and rows deleted every minute.
+  timers.push(setInterval(() => void deleteExpiredFiles().catch((err) => log.error({ err }, "file sweep failed")), 60_000).unref());
   // Batches: BATCH_WORKERS run at once by the instance's process 0, beside `npm run worker` processes.
   startBatchWorkers(env.BATCH_WORKERS, runBatchLine).catch((err) => log.error({ err }, "batch workers failed to start"));
   // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.

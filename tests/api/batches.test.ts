@@ -79,7 +79,7 @@ describe("batches", () => {
       await openai.batches.create({ input_file_id: chatFile.id, endpoint: "/v1/chat/completions", completion_window: "24h", metadata: { team: "search" } }),
       await openai.batches.create({ input_file_id: respFile.id, endpoint: "/v1/responses", completion_window: "24h" }),
       await openai.batches.create({ input_file_id: embFile.id, endpoint: "/v1/embeddings", completion_window: "24h" }),
-    ];
+    ] as [OpenAI.Batch, OpenAI.Batch, OpenAI.Batch];
     expect(created[0]).toMatchObject({ object: "batch", status: "validating", endpoint: "/v1/chat/completions", input_file_id: chatFile.id, completion_window: "24h", metadata: { team: "search" } });
     expect(created[0].id).toMatch(/^batch_/);
     expect(created[0].expires_at! - created[0].created_at).toBe(24 * 3600);

@@ -561,7 +561,7 @@ describe("the data plane and the Next.js host answer alike", () => {
       ["/v1/models", () => "/v1/models", false],
       ["/v1/models/{id}", () => `/v1/models/${CHAT}`, true],
       ["/v1/models/{unknown}", () => "/v1/models/no-such-model", true],
-      ["/v1/files (501)", () => "/v1/files", true],
+      ["/v1/fine_tuning/jobs (501)", () => "/v1/fine_tuning/jobs", true],
     ];
     let videoId: string;
     let imagePath: string;

@@ -179,11 +179,13 @@ describe("restricted keys", () => {
       message: "This API key lacks the `embeddings` permission needed for POST /v1/embeddings.",
     });
     expect((await refusalOf(openai.models.list())).message).toContain("`models` permission needed for GET /v1/models");
-    // Paths not served yet are refused by their group before their 501.
+    // Files belong to their own group; a path not served (fine-tuning) is refused by its group before its 501.
     const files = await raw("/v1/files", { key: secret });
     expect(files.status).toBe(403);
     expect(((await files.json()) as { error: { message: string } }).error.message).toContain("`files`");
-    expect((await raw("/v1/conversations", { method: "POST", key: secret })).status).toBe(501);
+    const tuning = await raw("/v1/fine_tuning/jobs", { key: secret });
+    expect(tuning.status).toBe(403);
+    expect(((await tuning.json()) as { error: { message: string } }).error.message).toContain("`fine_tuning`");
   });
 
   it("a key limited to one model gets model_not_allowed on another and sees only its model", async () => {

@@ -4,9 +4,8 @@
 import { z } from "zod";
 
 /**
- * The operation groups, in the order forms and listings show them. `files`, `batches` and
- * `fine_tuning` are held by paths not served yet (501): a key may be given them now so that it
- * keeps working once they are.
+ * The operation groups, in the order forms and listings show them. `fine_tuning` is held by paths
+ * not served (501): a key may be given it now so that it keeps working if they ever are.
  */
 export const KEY_PERMISSIONS = ["models", "text", "embeddings", "audio", "images", "videos", "sessions", "files", "batches", "fine_tuning"] as const;
 export type KeyPermission = (typeof KEY_PERMISSIONS)[number];
