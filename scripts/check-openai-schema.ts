@@ -29,7 +29,7 @@ const DELIBERATE: { at: string; kind: Kind; why: string }[] = [
   // Responses.
   { at: "Response.error.code", kind: "enum", why: "the gateway names failures of its own (`background_interrupted`, `timeout`, docs/API.md) and passes on the node's codes" },
   { at: "CreateResponse (application/json).model", kind: "request-required", why: "the API reference (2.4) requires `model` (the gateway has no stored prompts to take one from)" },
-  { at: "CreateResponse (application/json).input", kind: "request-required", why: "the gateway has no stored prompts or conversations: the input is the turn" },
+  { at: "CreateResponse (application/json).input", kind: "request-required", why: "the gateway has no stored prompts: the input is the turn (a named conversation's items come before it)" },
   { at: "CreateResponse (application/json).tool_choice", kind: "variant", why: "function tools only: OpenAI's hosted tools (and choices of them) run on OpenAI's side" },
   { at: "CreateResponse (application/json).tool_choice", kind: "request-type", why: "function tools only (OpenAI's hosted tool choices are objects of other types)" },
   { at: "CreateChatCompletionRequest (application/json).tool_choice", kind: "variant", why: "function tools only: `allowed_tools` and custom tools are not passed to nodes" },
