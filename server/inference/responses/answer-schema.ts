@@ -110,6 +110,7 @@ export const ZResponseObject = z.strictObject({
   truncation: z.enum(["auto", "disabled"]),
   usage: ZResponsesUsage.optional().describe("Absent until the response has finished"),
   user: z.string().optional().describe("Present when the request named one"),
+  conversation: z.strictObject({ id: z.string() }).optional().describe("The conversation the response's items were added to, when the request named one"),
   metadata: z.record(z.string(), z.string()),
 });
 

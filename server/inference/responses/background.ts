@@ -19,6 +19,7 @@ import { callNode } from "../chat/call-node";
 import { Prisma } from "../../generated/prisma/client";
 import { db } from "../../infra/db/client";
 import { GatewayError } from "../../kernel/errors";
+import type { ConversationTurn } from "./conversation-turn";
 import { RUN_LOCK_SPACE, claimRun, endRun } from "./run-locks";
 import { settleResponse } from "./store";
 import { outputFromCompletion } from "./translate";
@@ -44,7 +45,7 @@ const interrupted = () => ({
   completedAt: new Date(),
 });
 
-export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<string, unknown>, id: string): void {
+export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<string, unknown>, id: string, turn: ConversationTurn | null = null): void {
   const controller = new AbortController();
   const done = (async () => {
     try {
@@ -53,17 +54,25 @@ export function runInBackground(m: Metering, row: ModelRow, chatRequest: Record<
       if (!started.count) return; // cancelled while queued
       const { result, charge } = await callNode(m, row, chatRequest, controller.signal);
       const { output, outcome, usage } = outputFromCompletion(result);
-      // Settled, then charged: a response cancelled meanwhile, or failed as lost by a sweep, is
-      // not charged, and a process that dies between the two leaves it answered and unbilled,
-      // never billed and failed.
+      // Appended to its conversation, settled, then charged: a response cancelled meanwhile, or
+      // failed as lost by a sweep, is taken out of the conversation again and not charged, and a
+      // process that dies between settling and charging leaves it answered and unbilled, never
+      // billed and failed. (One that dies between appending and settling leaves the turn in the
+      // conversation while the sweep fails the response: the one window where the two disagree.)
+      await turn?.append(output);
       const settled = await settleResponse(id, { status: outcome.status, output, usage, error: null, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
-      if (!settled) return;
+      if (!settled) {
+        await turn?.undo();
+        return;
+      }
       try {
         await charge();
       } catch (err) {
+        await turn?.undo();
         await settleResponse(id, { status: "failed", output: [], usage: null, error: failure(err), incompleteDetails: null, completedAt: new Date() }, [outcome.status]);
       }
     } catch (err) {
+      await turn?.undo(); // a run that failed after appending its turn takes it out again
       if (controller.signal.aborted) return;
       await settleResponse(id, { status: "failed", output: [], usage: null, error: failure(err), incompleteDetails: null, completedAt: new Date() }).catch(
         (e) => log.error({ err: e }, "could not record a failed background response"),

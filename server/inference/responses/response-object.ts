@@ -1,4 +1,5 @@
 // The Response object (part 2.4; every field OpenAI's Response object has) built from what is stored.
+import { conversationIdOf } from "./conversation-turn";
 import { wireItem, type Item } from "./items";
 import type { ResponseCreate } from "./schema";
 import type { ResponsesUsage } from "./translate";
@@ -32,6 +33,7 @@ function usageObject(u: ResponsesUsage): ResponsesUsage {
 export function toResponseObject(s: ResponseState): Record<string, unknown> {
   const r = s.request;
   const format = r.text?.format ?? { type: "text" };
+  const conversationId = conversationIdOf(r.conversation);
   return {
     id: s.id,
     object: "response",
@@ -62,6 +64,7 @@ export function toResponseObject(s: ResponseState): Record<string, unknown> {
     // Fields OpenAI's document never gives as null are left out until they have a value.
     ...(s.usage && { usage: usageObject(s.usage) }),
     ...(r.user != null && { user: r.user }),
+    ...(conversationId && { conversation: { id: conversationId } }),
     metadata: s.metadata,
   };
 }

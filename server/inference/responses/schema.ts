@@ -69,6 +69,8 @@ export const ZResponseCreate = z
     metadata: metadata.nullable().optional(),
     store: z.boolean().nullable().optional(),
     previous_response_id: z.string().nullable().optional(),
+    /** A conversation (its id, or `{id}`) whose items are the context, and to which this turn is appended. */
+    conversation: z.union([z.string().min(1), z.object({ id: z.string().min(1) })]).nullable().optional(),
     background: z.boolean().nullable().optional(),
     stream: z.boolean().nullable().optional(),
     temperature: z.number().min(0).max(2).nullable().optional(),
@@ -94,6 +96,10 @@ export const ZResponseCreate = z
     truncation: z.enum(["auto", "disabled"]).nullable().optional(),
   })
   .superRefine((req, ctx) => {
+    // As OpenAI: a turn continues either a stored response or a conversation, not both.
+    if (req.conversation && req.previous_response_id) {
+      ctx.addIssue({ code: "custom", path: ["conversation"], message: "conversation cannot be combined with previous_response_id" });
+    }
     if (req.background && req.stream) {
       ctx.addIssue({ code: "custom", path: ["background"], message: "background cannot be combined with stream" });
     }

@@ -15,6 +15,7 @@ import { GatewayError } from "../../kernel/errors";
 import { EventStream } from "../../kernel/event-stream";
 import { argumentsDelta, argumentsDone, EventCounter, itemAdded, itemDone, lifecycle, partAdded, partDone, textDelta, textDone, type ResponseEvent } from "./events";
 import { itemId, outputText, type FunctionCallItem, type Item, type MessageItem } from "./items";
+import type { ConversationTurn } from "./conversation-turn";
 import type { ResponseState } from "./response-object";
 import { insertResponse, settleResponse } from "./store";
 import { outcomeOf, responsesUsage } from "./translate";
@@ -22,7 +23,7 @@ import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("responses");
 
-type Input = { metering: Metering; row: ModelRow; chatRequest: Record<string, unknown>; state: ResponseState; inputItems: Item[] };
+type Input = { metering: Metering; row: ModelRow; chatRequest: Record<string, unknown>; state: ResponseState; inputItems: Item[]; turn: ConversationTurn | null };
 type Chunk = { choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[]; usage?: OpenAIUsage | null };
 
 /** What the node streamed so far: the message text and the tool calls, in output order. */
@@ -39,15 +40,20 @@ class Turn {
   }
 }
 
-export async function streamResponse({ metering, row, chatRequest, state, inputItems }: Input): Promise<EventStream> {
+export async function streamResponse({ metering, row, chatRequest, state, inputItems, turn: conversationTurn }: Input): Promise<EventStream> {
   const { ctx } = metering;
   // Stored before the node is called, so nothing opened on the node can be left unreleased.
   if (state.store) await insertResponse(ctx.principal.workspaceId, ctx.principal.keyId, state, inputItems);
   const turn = new Turn();
-  /** Runs when the node finished, before the charge: the outcome is stored, or the call fails uncharged. */
+  /**
+   * Runs when the node finished, before the charge: the outcome is stored (and appended to the
+   * conversation, first, so that a failed append leaves the response open to be failed), or the call fails uncharged.
+   */
   const settle = async () => {
     const outcome = outcomeOf(turn.finish);
-    Object.assign(state, { output: turn.output(outcome.status), usage: responsesUsage(turn.usage), status: outcome.status, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
+    const output = turn.output(outcome.status);
+    await conversationTurn?.append(output);
+    Object.assign(state, { output, usage: responsesUsage(turn.usage), status: outcome.status, incompleteDetails: outcome.incompleteDetails, completedAt: new Date() });
     if (state.store) await settleResponse(state.id, state);
   };
   let chunks: AsyncGenerator<string>;
@@ -59,10 +65,10 @@ export async function streamResponse({ metering, row, chatRequest, state, inputI
     if (state.store) await settleResponse(state.id, { ...state, status: "failed", error, completedAt: new Date() }).catch(() => undefined);
     throw err;
   }
-  return new EventStream(events(chunks, turn, state), { named: true, done: false });
+  return new EventStream(events(chunks, turn, state, conversationTurn), { named: true, done: false });
 }
 
-async function* events(chunks: AsyncGenerator<string>, turn: Turn, state: ResponseState): AsyncGenerator<string> {
+async function* events(chunks: AsyncGenerator<string>, turn: Turn, state: ResponseState, conversationTurn: ConversationTurn | null): AsyncGenerator<string> {
   const counter = new EventCounter();
   const send = (e: ResponseEvent) => counter.payload(e);
   yield send(lifecycle("response.created", state));
@@ -99,7 +105,9 @@ async function* events(chunks: AsyncGenerator<string>, turn: Turn, state: Respon
       }
     }
   } catch (err) {
-    // The node failed, or the outcome could not be stored: the call was not charged.
+    // The node failed, or the outcome could not be stored: the call was not charged, and its turn
+    // is not part of the conversation.
+    await conversationTurn?.undo();
     state.status = "failed";
     state.error = err instanceof GatewayError ? { code: err.code, message: err.message } : { code: "server_error", message: "The stream failed." };
     state.completedAt = new Date();
