@@ -8,9 +8,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import Decimal from "decimal.js";
 import OpenAI, { toFile } from "openai";
 import { afterAll, describe, expect, it } from "vitest";
+import { setWorkspaceLimits } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
 import { projectRoot } from "../../server/infra/paths";
 import { newWorkspace } from "../helpers";
+import { freshWindow } from "../plans-fixtures";
 
 type Line = { custom_id: string; method: string; url: string; body: Record<string, unknown> };
 
@@ -200,6 +202,27 @@ describe("batches", () => {
     const done = await waitForBatch(a.openai, batch.id);
     await expectError(b.openai.files.content(done.output_file_id!), 404, "file_id");
   }, 60_000);
+});
+
+describe("the background tier", () => {
+  it("batch lines take at most half of a key's requests per minute: its live calls keep the rest, and the batch finishes in the next window", async () => {
+    const { workspace, openai } = await newWorkspace("2");
+    await setWorkspaceLimits(workspace.id, { rpm: 4 });
+    const lines = [chatLine("t0", "one"), chatLine("t1", "two"), chatLine("t2", "three")];
+    const file = await upload(openai, lines);
+    const window = await freshWindow(25_000);
+    const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    await waitForLines(batch.id, 2);
+    // Two lines used half of the window; the third waits for the next one instead of taking the live half.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await db.batchLine.count({ where: { batchId: batch.id } })).toBe(2);
+    for (const i of [0, 1]) await openai.chat.completions.create({ model: "local-chat-sim", messages: [{ role: "user", content: `live ${i}` }], max_tokens: 4 });
+    expect(Date.now() - window, "still in the same window").toBeLessThan(60_000);
+    const done = await waitForBatch(openai, batch.id, undefined, 90_000);
+    expect(done).toMatchObject({ status: "completed", request_counts: { total: 3, completed: 3, failed: 0 } });
+    const third = await db.batchLine.findUniqueOrThrow({ where: { batchId_index: { batchId: batch.id, index: 2 } } });
+    expect(third.createdAt.getTime(), "the third line ran in the next window").toBeGreaterThanOrEqual(window + 60_000);
+  }, 150_000);
 });
 
 type Worker = { proc: ChildProcess; id: string };

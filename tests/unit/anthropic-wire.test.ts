@@ -421,8 +421,10 @@ describe("Anthropic's model list as model cards", () => {
     expect(bare).toMatchObject({ id: "claude-bare", owned_by: "anthropic", provider: "anthropic", type: "chat", context_length: 200_000, max_output_tokens: 32_000, knowledge_cutoff: "", deprecated: false });
     expect(bare.capabilities).toEqual({ input_modalities: ["text", "image"], output_modalities: ["text"], json_mode: true, reasoning: true, streaming: true, structured_output: true, tools: true });
     // Every price 0 and the status "unpriced": the model is not served until an operator prices it.
-    const { pricing_status, ...prices } = bare.pricing as Record<string, string>;
+    // A batch line of it would cost the default half of its price.
+    const { pricing_status, batch_discount, ...prices } = bare.pricing as Record<string, string>;
     expect(pricing_status).toBe("unpriced");
+    expect(batch_discount).toBe("0.5");
     expect(Object.keys(prices).sort()).toEqual(["cache_read_per_1m", "cache_write_per_1m", "input_per_1m", "output_per_1m", "per_1m_chars", "per_audio_second", "per_image", "per_video_second", "reasoning_per_1m"]);
     expect(new Set(Object.values(prices))).toEqual(new Set(["0"]));
     const sized = modelCard(model("claude-sized", { max_input_tokens: 1_000_000, max_tokens: 128_000, display_name: "Claude Sized" }));

@@ -418,7 +418,7 @@ describe("embeddings and the model list against the stand-in Gemini node", () =>
       knowledge_cutoff: "",
       deprecated: false,
       capabilities: { input_modalities: ["text", "image"], output_modalities: ["text"], json_mode: true, reasoning: true, streaming: true, structured_output: true, tools: true },
-      pricing: { ...Object.fromEntries(Object.keys(ZPricing.shape).map((field) => [field, "0"])), pricing_status: "unpriced" },
+      pricing: { ...Object.fromEntries(Object.keys(ZPricing.shape).map((field) => [field, "0"])), pricing_status: "unpriced", batch_discount: "0.5" },
     });
     expect(cards[0]!.capabilities).toMatchObject({ reasoning: false });
     expect(cards[2]).toMatchObject({ max_output_tokens: 1, capabilities: { input_modalities: ["text"], output_modalities: ["embedding"], tools: false } });
