@@ -89,7 +89,7 @@ async function runLines(batch: BatchRow, lines: InputLine[], runLine: RunLine, s
   const writer = new LineWriter(batch.id);
   let stop: StopReason | "shutdown" | null = batch.status === "cancelling" ? "cancelled" : null;
   let principal: Principal | GatewayError = await batchPrincipal(batch.workspaceId, batch.caller);
-  let checked = Date.now();
+  let checked = 0; // the first line looks first (a batch resumed past its window runs none)
   const check = async () => {
     if (stop || Date.now() - checked < CHECK_MS) return;
     checked = Date.now();
