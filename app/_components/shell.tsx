@@ -18,6 +18,8 @@ const NAV = [
   { href: "plans", label: "Plans" },
   { href: "playground", label: "Playground" },
   { href: "videos", label: "Videos" },
+  { href: "batches", label: "Batches" },
+  { href: "files", label: "Files" },
   { href: "models", label: "Models" },
   { href: "billing", label: "Billing" },
   { href: "members", label: "Members" },

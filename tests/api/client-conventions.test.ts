@@ -54,7 +54,7 @@ describe("x-should-retry and openai-processing-ms", () => {
       fetch: (url: RequestInfo | URL, init?: RequestInit) => (requests++, fetch(url, init)),
     });
     const started = Date.now();
-    await expect(counting.files.list()).rejects.toMatchObject({ status: 501 });
+    await expect(counting.fineTuning.jobs.list()).rejects.toMatchObject({ status: 501 });
     expect(requests).toBe(1);
     expect(Date.now() - started).toBeLessThan(1000);
   });
