@@ -1,6 +1,6 @@
 // Fixtures: each test makes its own workspace and keys (nothing shared but the server).
 import OpenAI from "openai";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { createWorkspace } from "../server/onboarding/create-workspace";
 
 export const baseUrl = () => inject("baseUrl");
@@ -28,4 +28,17 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, time
     if (Date.now() - start > timeoutMs) return { value, ms: Date.now() - start };
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Awaits an SDK call that must fail: its status, `param` and (when given) `code`; returns the error. */
+export async function expectApiError(p: Promise<unknown>, status: number, param: string | null, code?: string) {
+  const err = (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as InstanceType<typeof OpenAI.APIError> | null;
+  expect(err, "the call should have failed").toBeInstanceOf(OpenAI.APIError);
+  expect(err!.status).toBe(status);
+  expect((err!.error as { param: string | null }).param).toBe(param);
+  if (code) expect(err!.code).toBe(code);
+  return err!;
 }

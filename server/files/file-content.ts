@@ -1,10 +1,8 @@
 // GET /v1/files/{file_id}/content: a file's bytes, whole or by HTTP Range, streamed from the blob
 // store (never read whole into memory).
 import type { CallContext } from "../identity/principal";
-import { parseRange } from "../infra/storage/byte-range";
-import { blobStore } from "../infra/storage/blob-store";
-import { BinaryBody } from "../kernel/binary-body";
-import { GatewayError } from "../kernel/errors";
+import { blobBody } from "../infra/storage/blob-body";
+import type { BinaryBody } from "../kernel/binary-body";
 import { fileNotFound, findFile } from "./find-file";
 import type { FileContentRequest } from "./schema";
 
@@ -16,31 +14,6 @@ const headerSafe = (filename: string) => filename.replace(/[^A-Za-z0-9._ ()-]/g,
 
 export async function fileContent(ctx: CallContext, req: FileContentRequest): Promise<BinaryBody> {
   const row = await findFile(ctx.principal.workspaceId, req.file_id);
-  const store = blobStore();
-  const info = await store.head(row.blobKey);
-  if (!info) throw fileNotFound(row.id);
-  const range = parseRange(req.range, info.size);
-  if (range === "unsatisfiable") {
-    throw new GatewayError({
-      status: 416,
-      code: "range_not_satisfiable",
-      param: "range",
-      message: `The requested range is outside the file's ${info.size} bytes.`,
-      detail: { contentSize: info.size },
-    });
-  }
-  const body = await store.stream(row.blobKey, range ?? undefined);
-  if (!body) throw fileNotFound(row.id);
-  return new BinaryBody(
-    body,
-    // One type for every file, as OpenAI answers: the bytes are the client's own, not something to render.
-    "application/octet-stream",
-    {
-      length: range ? range.end - range.start + 1 : info.size,
-      range: range ? { ...range, size: info.size } : undefined,
-      filename: headerSafe(row.filename),
-      acceptsRanges: true,
-    },
-    { status: range ? 206 : 200, drain: false },
-  );
+  // One type for every file, as OpenAI answers: the bytes are the client's own, not something to render.
+  return blobBody(row.blobKey, req.range, { contentType: "application/octet-stream", filename: headerSafe(row.filename), what: "file", missing: () => fileNotFound(row.id) });
 }

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setWorkspaceLimits } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
 import { projectRoot } from "../../server/infra/paths";
-import { newWorkspace } from "../helpers";
+import { expectApiError, newWorkspace } from "../helpers";
 import { freshWindow } from "../plans-fixtures";
 
 type Line = { custom_id: string; method: string; url: string; body: Record<string, unknown> };
@@ -45,17 +45,6 @@ async function jsonl(openai: OpenAI, fileId: string | null | undefined) {
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { id: string; custom_id: string; response: { status_code: number; request_id: string; body: Record<string, unknown> } | null; error: { code: string } | null });
-}
-
-async function expectError(p: Promise<unknown>, status: number, param: string | null) {
-  const err = (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as InstanceType<typeof OpenAI.APIError> | null;
-  expect(err, "the call should have failed").toBeInstanceOf(OpenAI.APIError);
-  expect(err!.status).toBe(status);
-  expect((err!.error as { param: string | null }).param).toBe(param);
-  return err!;
 }
 
 const eventsOf = (workspaceId: string, batchId: string) => db.usageEvent.findMany({ where: { workspaceId, id: { startsWith: `${batchId}:` } } });
@@ -158,12 +147,12 @@ describe("batches", () => {
     const { openai } = await newWorkspace("1");
     const file = await upload(openai, [chatLine("a", "x")]);
     const notes = await openai.files.create({ file: await toFile(Buffer.from(JSON.stringify(chatLine("a", "x"))), "n.jsonl"), purpose: "user_data" });
-    await expectError(openai.batches.create({ input_file_id: "file-nope", endpoint: "/v1/chat/completions", completion_window: "24h" }), 404, "input_file_id");
-    await expectError(openai.batches.create({ input_file_id: notes.id, endpoint: "/v1/chat/completions", completion_window: "24h" }), 400, "input_file_id");
-    await expectError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/videos", completion_window: "24h" }), 400, "endpoint");
-    await expectError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "48h" as "24h" }), 400, "completion_window");
-    await expectError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h", metadata: { n: 1 as unknown as string } }), 400, "metadata.n");
-    await expectError(openai.batches.retrieve("batch_nope"), 404, "batch_id");
+    await expectApiError(openai.batches.create({ input_file_id: "file-nope", endpoint: "/v1/chat/completions", completion_window: "24h" }), 404, "input_file_id");
+    await expectApiError(openai.batches.create({ input_file_id: notes.id, endpoint: "/v1/chat/completions", completion_window: "24h" }), 400, "input_file_id");
+    await expectApiError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/videos", completion_window: "24h" }), 400, "endpoint");
+    await expectApiError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "48h" as "24h" }), 400, "completion_window");
+    await expectApiError(openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h", metadata: { n: 1 as unknown as string } }), 400, "metadata.n");
+    await expectApiError(openai.batches.retrieve("batch_nope"), 404, "batch_id");
     expect((await openai.batches.list()).data).toEqual([]);
   });
 
@@ -186,21 +175,21 @@ describe("batches", () => {
     // Nothing more runs after the end, and an ended batch cannot be cancelled again.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await db.batchLine.count({ where: { batchId: batch.id } })).toBe(done);
-    await expectError(openai.batches.cancel(batch.id), 409, "batch_id");
+    await expectApiError(openai.batches.cancel(batch.id), 409, "batch_id");
   }, 90_000);
 
   it("no workspace reaches another's batches", async () => {
     const a = await newWorkspace("2");
     const b = await newWorkspace("2");
     const batch = await a.openai.batches.create({ input_file_id: (await upload(a.openai, [chatLine("x", "hi")])).id, endpoint: "/v1/chat/completions", completion_window: "24h" });
-    await expectError(b.openai.batches.retrieve(batch.id), 404, "batch_id");
-    await expectError(b.openai.batches.cancel(batch.id), 404, "batch_id");
+    await expectApiError(b.openai.batches.retrieve(batch.id), 404, "batch_id");
+    await expectApiError(b.openai.batches.cancel(batch.id), 404, "batch_id");
     expect((await b.openai.batches.list()).data).toEqual([]);
     // Nor another's files as input.
     const aFile = await upload(a.openai, [chatLine("y", "hi")]);
-    await expectError(b.openai.batches.create({ input_file_id: aFile.id, endpoint: "/v1/chat/completions", completion_window: "24h" }), 404, "input_file_id");
+    await expectApiError(b.openai.batches.create({ input_file_id: aFile.id, endpoint: "/v1/chat/completions", completion_window: "24h" }), 404, "input_file_id");
     const done = await waitForBatch(a.openai, batch.id);
-    await expectError(b.openai.files.content(done.output_file_id!), 404, "file_id");
+    await expectApiError(b.openai.files.content(done.output_file_id!), 404, "file_id");
   }, 60_000);
 });
 

@@ -13,19 +13,7 @@ import type { FileLimits } from "../../server/files/purposes";
 import { db } from "../../server/infra/db/client";
 import { blobStore } from "../../server/infra/storage/blob-store";
 import { GatewayError } from "../../server/kernel/errors";
-import { newWorkspace, raw } from "../helpers";
-
-async function expectError(p: Promise<unknown>, status: number, param: string | null, code?: string) {
-  const err = (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as InstanceType<typeof OpenAI.APIError> | null;
-  expect(err, "the call should have failed").toBeInstanceOf(OpenAI.APIError);
-  expect(err!.status).toBe(status);
-  expect((err!.error as { param: string | null }).param).toBe(param);
-  if (code) expect(err!.code).toBe(code);
-  return err!;
-}
+import { expectApiError, newWorkspace, raw } from "../helpers";
 
 async function serviceError(p: Promise<unknown>): Promise<GatewayError> {
   const err = await p.then(
@@ -90,16 +78,16 @@ describe("a file, from upload to delete", () => {
     expect((await readFileBytes(row)).toString()).toBe(text);
 
     expect(await openai.files.delete(created.id)).toEqual({ id: created.id, object: "file", deleted: true });
-    await expectError(openai.files.retrieve(created.id), 404, "file_id", "file_not_found");
-    await expectError(openai.files.content(created.id), 404, "file_id", "file_not_found");
-    await expectError(openai.files.delete(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.retrieve(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.content(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.delete(created.id), 404, "file_id", "file_not_found");
     expect(await blobStore().head(row.blobKey)).toBeNull();
     expect(await db.storedFile.count({ where: { id: created.id } })).toBe(0);
   });
 
   it("an unknown id is a 404 naming file_id", async () => {
     const { openai } = await newWorkspace("0");
-    const err = await expectError(openai.files.retrieve("file-doesnotexist"), 404, "file_id", "file_not_found");
+    const err = await expectApiError(openai.files.retrieve("file-doesnotexist"), 404, "file_id", "file_not_found");
     expect(err.message).toContain("file-doesnotexist");
   });
 });
@@ -135,9 +123,9 @@ describe("listing", () => {
     expect(userData.data.every((f) => f.purpose === "user_data")).toBe(true);
     expect((await openai.files.list({ purpose: "fine-tune" })).data).toEqual([]);
 
-    await expectError(openai.files.list({ after: "file-unknown" }), 400, "after");
-    await expectError(openai.files.list({ limit: 0 }), 400, "limit");
-    await expectError(openai.files.list({ order: "sideways" as "asc" }), 400, "order");
+    await expectApiError(openai.files.list({ after: "file-unknown" }), 400, "after");
+    await expectApiError(openai.files.list({ limit: 0 }), 400, "limit");
+    await expectApiError(openai.files.list({ order: "sideways" as "asc" }), 400, "order");
   });
 });
 
@@ -145,7 +133,7 @@ describe("bad uploads", () => {
   it("a purpose clients may not upload (or none) is a 400 naming purpose", async () => {
     const { openai } = await newWorkspace("0");
     for (const purpose of ["batch_output", "pictures", ""]) {
-      const err = await expectError(upload(openai, "x", purpose as OpenAI.FilePurpose), 400, "purpose");
+      const err = await expectApiError(upload(openai, "x", purpose as OpenAI.FilePurpose), 400, "purpose");
       expect(err.message).toContain("user_data");
     }
     expect((await openai.files.list()).data).toEqual([]);
@@ -166,13 +154,13 @@ describe("bad uploads", () => {
   it("expires_after outside OpenAI's bounds (3600 s to 30 days), or half given, is a 400 naming the field", async () => {
     const { secret, openai } = await newWorkspace("0");
     const file = await toFile(Buffer.from("x"), "x.txt");
-    await expectError(openai.files.create({ file, purpose: "user_data", expires_after: { anchor: "created_at", seconds: 60 } }), 400, "expires_after[seconds]");
-    await expectError(
+    await expectApiError(openai.files.create({ file, purpose: "user_data", expires_after: { anchor: "created_at", seconds: 60 } }), 400, "expires_after[seconds]");
+    await expectApiError(
       openai.files.create({ file: await toFile(Buffer.from("x"), "x.txt"), purpose: "user_data", expires_after: { anchor: "created_at", seconds: 31 * 24 * 3600 } }),
       400,
       "expires_after[seconds]",
     );
-    await expectError(
+    await expectApiError(
       openai.files.create({ file: await toFile(Buffer.from("x"), "x.txt"), purpose: "user_data", expires_after: { anchor: "last_active_at" as "created_at", seconds: 3600 } }),
       400,
       "expires_after[anchor]",
@@ -190,18 +178,18 @@ describe("isolation between workspaces", () => {
     const mine = await upload(a.openai, "private bytes", "user_data", "secret.txt");
     await upload(b.openai, "b's own", "user_data", "b.txt");
 
-    const err = await expectError(b.openai.files.retrieve(mine.id), 404, "file_id", "file_not_found");
+    const err = await expectApiError(b.openai.files.retrieve(mine.id), 404, "file_id", "file_not_found");
     // The same answer as for an id that never existed: nothing tells a stranger the id is in use.
-    const unknown = await expectError(b.openai.files.retrieve("file-000000000000000000000000"), 404, "file_id", "file_not_found");
+    const unknown = await expectApiError(b.openai.files.retrieve("file-000000000000000000000000"), 404, "file_id", "file_not_found");
     expect(err.message.replace(mine.id, "ID")).toBe(unknown.message.replace("file-000000000000000000000000", "ID"));
-    await expectError(b.openai.files.content(mine.id), 404, "file_id", "file_not_found");
+    await expectApiError(b.openai.files.content(mine.id), 404, "file_id", "file_not_found");
     const ranged = await raw(`/v1/files/${mine.id}/content`, { key: b.secret, headers: { range: "bytes=0-3" } });
     expect(ranged.status).toBe(404);
-    await expectError(b.openai.files.delete(mine.id), 404, "file_id", "file_not_found");
+    await expectApiError(b.openai.files.delete(mine.id), 404, "file_id", "file_not_found");
     const listed = await b.openai.files.list();
     expect(listed.data.map((f) => f.id)).not.toContain(mine.id);
     expect(listed.data).toHaveLength(1);
-    await expectError(b.openai.files.list({ after: mine.id }), 400, "after");
+    await expectApiError(b.openai.files.list({ after: mine.id }), 400, "after");
 
     // A's file is untouched by B's attempts.
     expect(Buffer.from(await (await a.openai.files.content(mine.id)).arrayBuffer()).toString()).toBe("private bytes");
@@ -224,9 +212,9 @@ describe("expiry", () => {
 
     // OpenAI's shortest expiry is an hour: the hour is made to have passed.
     await db.storedFile.update({ where: { id: created.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expectError(openai.files.retrieve(created.id), 404, "file_id", "file_not_found");
-    await expectError(openai.files.content(created.id), 404, "file_id", "file_not_found");
-    await expectError(openai.files.delete(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.retrieve(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.content(created.id), 404, "file_id", "file_not_found");
+    await expectApiError(openai.files.delete(created.id), 404, "file_id", "file_not_found");
     expect((await openai.files.list()).data.map((f) => f.id)).toEqual([kept.id]);
 
     const blobKey = `files/${workspace.id}/${created.id}`;

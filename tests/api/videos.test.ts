@@ -10,7 +10,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { createKey } from "../../server/identity/keys/create-key";
-import { client, newWorkspace, raw } from "../helpers";
+import { client, expectApiError, newWorkspace, raw } from "../helpers";
 import { balanceOf, createJob, expectedCost, getJob, MULTIPLIER, probeVideo, waitForJob, type Job } from "../helpers-video";
 
 let dir: string;
@@ -23,18 +23,6 @@ afterAll(async () => {
 
 /** The stored video of a job completed on its first attempt. */
 const blobFile = (id: string) => path.join(process.env.DATA_DIR!, "blobs", "videos", `${id}-1.mp4`);
-
-async function expectError(p: Promise<unknown>, status: number, param: string | null, code?: string) {
-  const err = (await p.then(
-    () => null,
-    (e: unknown) => e,
-  )) as InstanceType<typeof OpenAI.APIError> | null;
-  expect(err, "the call should have failed").toBeInstanceOf(OpenAI.APIError);
-  expect(err!.status).toBe(status);
-  expect((err!.error as { param: string | null }).param).toBe(param);
-  if (code) expect(err!.code).toBe(code);
-  return err!;
-}
 
 /** Waits until a worker has taken the job. */
 async function untilInProgress(openai: OpenAI, id: string): Promise<void> {
@@ -146,7 +134,7 @@ describe("validation happens before anything is reserved or queued", () => {
   it.each(cases)("%s is a 400 naming the param", async (_name, change, param) => {
     const { workspace, openai } = await newWorkspace("10");
     const body = { model: "local-video", prompt: "a cat", ...change };
-    const err = await expectError(createJob(openai, body), 400, param);
+    const err = await expectApiError(createJob(openai, body), 400, param);
     expect(err.message).toMatch(new RegExp(param === "prompt" ? "prompt" : param.replace("_", "."), "i"));
     expect(await db.videoJob.count({ where: { workspaceId: workspace.id } })).toBe(0);
     expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
@@ -154,20 +142,20 @@ describe("validation happens before anything is reserved or queued", () => {
 
   it("an unknown model is a 404 model_not_found", async () => {
     const { openai } = await newWorkspace("10");
-    await expectError(createJob(openai, { model: "no-such-video", prompt: "x" }), 404, "model", "model_not_found");
+    await expectApiError(createJob(openai, { model: "no-such-video", prompt: "x" }), 404, "model", "model_not_found");
   });
 
   it("a job the balance cannot cover is a 402 insufficient_quota, with nothing created", async () => {
     const { workspace, openai } = await newWorkspace("1.5");
     // 10 s × 30/24 × 0.05 × 2.5 = 1.5625 USD > 1.5
-    await expectError(createJob(openai, { model: "local-video", prompt: "x", seconds: 10, fps: 30, size: "1280x720" }), 402, null, "insufficient_quota");
+    await expectApiError(createJob(openai, { model: "local-video", prompt: "x", seconds: 10, fps: 30, size: "1280x720" }), 402, null, "insufficient_quota");
     expect(await db.videoJob.count({ where: { workspaceId: workspace.id } })).toBe(0);
     expect((await balanceOf(workspace.id)).toFixed()).toBe("1.5");
     // Exactly enough is enough: 10 s × 24/24 × 0.05 × 2.5 = 1.25
     const ok = await createJob(openai, { model: "local-video", prompt: "x", seconds: 10, size: "1280x720", fps: 24 });
     expect((await balanceOf(workspace.id)).toFixed()).toBe("0.25");
     // A second job cannot spend the reserved money.
-    await expectError(createJob(openai, { model: "local-video", prompt: "y", seconds: 10, size: "640x360" }), 402, null, "insufficient_quota");
+    await expectApiError(createJob(openai, { model: "local-video", prompt: "y", seconds: 10, size: "640x360" }), 402, null, "insufficient_quota");
     await waitForJob(openai, ok.id);
   });
 });
@@ -180,7 +168,7 @@ describe("a key's spend limit counts what its running jobs hold", () => {
     // 1 s at 640x360 and 24 fps can cost 0.05: two fit in 0.1 (held, not yet charged), a third does not.
     const first = await createJob(limited, { model: "local-video", prompt: "one", seconds: 1, size: "640x360" });
     const second = await createJob(limited, { model: "local-video", prompt: "two", seconds: 1, size: "640x360" });
-    await expectError(createJob(limited, { model: "local-video", prompt: "three", seconds: 1, size: "640x360" }), 402, null, "key_spend_limit_reached");
+    await expectApiError(createJob(limited, { model: "local-video", prompt: "three", seconds: 1, size: "640x360" }), 402, null, "key_spend_limit_reached");
     expect(await db.videoJob.count({ where: { apiKeyId: key.id } })).toBe(2);
     await createJob(openai, { model: "local-video", prompt: "other key", seconds: 1, size: "640x360" });
     // Once its jobs are charged the key is at its limit: it can still follow and download them.
@@ -188,7 +176,7 @@ describe("a key's spend limit counts what its running jobs hold", () => {
     await waitForJob(limited, second.id);
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).spent.toString()).toBe("0.1");
     expect((await limited.videos.downloadContent(first.id)).status).toBe(200);
-    await expectError(createJob(limited, { model: "local-video", prompt: "four", seconds: 1, size: "320x180" }), 402, null, "key_spend_limit_reached");
+    await expectApiError(createJob(limited, { model: "local-video", prompt: "four", seconds: 1, size: "320x180" }), 402, null, "key_spend_limit_reached");
   });
 });
 
@@ -203,13 +191,13 @@ describe("failures cost nothing", () => {
     expect((await balanceOf(workspace.id)).toFixed()).toBe("10");
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(0);
     // A failed job never has content.
-    await expectError(openai.videos.downloadContent(job.id), 409, "id", "video_not_ready");
+    await expectApiError(openai.videos.downloadContent(job.id), 409, "id", "video_not_ready");
   });
 
   it("content before completion is a 409 and charges nothing", async () => {
     const { workspace, openai } = await newWorkspace("10");
     const created = await createJob(openai, { model: "local-video", prompt: "slowly [sim:slow]", seconds: 3, size: "320x180" });
-    const err = await expectError(openai.videos.downloadContent(created.id), 409, "id", "video_not_ready");
+    const err = await expectApiError(openai.videos.downloadContent(created.id), 409, "id", "video_not_ready");
     expect(err.message).toContain(`/v1/videos/${created.id}`);
     const reserve = expectedCost(3, 24, "0.5");
     expect((await balanceOf(workspace.id)).toFixed()).toBe(new Decimal(10).minus(reserve).toFixed());
@@ -331,8 +319,8 @@ describe("ids, lists and deletes are per workspace", () => {
     // Expired: the job answers 404 and its video is deleted by the retention sweep.
     expect(existsSync(blobFile(done.id))).toBe(true);
     await db.videoJob.update({ where: { id: done.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expectError(mine.openai.videos.retrieve(done.id), 404, "id", "video_not_found");
-    await expectError(mine.openai.videos.downloadContent(done.id), 404, "id", "video_not_found");
+    await expectApiError(mine.openai.videos.retrieve(done.id), 404, "id", "video_not_found");
+    await expectApiError(mine.openai.videos.downloadContent(done.id), 404, "id", "video_not_found");
     expect((await mine.openai.videos.list()).data.map((v) => v.id)).not.toContain(done.id);
     await expect.poll(() => existsSync(blobFile(done.id)), { timeout: 10_000 }).toBe(false);
   });
@@ -362,12 +350,12 @@ describe("ids, lists and deletes are per workspace", () => {
   it("deletes a finished job and its video; a job still rendering cannot be deleted", async () => {
     const { workspace, openai } = await newWorkspace("10");
     const slow = await createJob(openai, { model: "local-video", prompt: "busy [sim:slow]", seconds: 3, size: "320x180" });
-    await expectError(openai.videos.delete(slow.id), 409, "id", "video_not_finished");
+    await expectApiError(openai.videos.delete(slow.id), 409, "id", "video_not_finished");
     const { job } = await waitForJob(openai, slow.id);
     expect(existsSync(blobFile(job.id))).toBe(true);
     expect(await openai.videos.delete(job.id)).toEqual({ id: job.id, object: "video.deleted", deleted: true });
     expect(existsSync(blobFile(job.id))).toBe(false);
-    await expectError(openai.videos.retrieve(job.id), 404, "id");
+    await expectApiError(openai.videos.retrieve(job.id), 404, "id");
     // Its usage stays billed: deleting a video is not a refund.
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(1);
   });
