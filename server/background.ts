@@ -1,7 +1,8 @@
 // Background work of a gateway server process.
+import { setPriority } from "node:os";
 import { startDeliveryWorkers } from "./alerts/deliver";
 import { runBatchLine } from "./batch-lines";
-import { startBatchWorkers } from "./batches/workers";
+import { startBatchWorkers, stopBatchRuns } from "./batches/workers";
 import { deleteExpiredFiles } from "./files/expire-files";
 import { startCacheSweep } from "./response-cache/clear";
 import { subscribeLedgerAlerts } from "./alerts/ledger-alerts";
@@ -56,6 +57,20 @@ export async function startSpoolReplay(): Promise<void> {
   await replay();
 }
 
+/**
+ * The work of an instance's batch process (server/transport/node/gateway-server.ts): BATCH_WORKERS
+ * batches at a time, at the CPU priority BATCH_NICE, which the operating system's scheduler gives
+ * way to the serving processes with.
+ */
+export async function startBatchProcess(): Promise<void> {
+  try {
+    setPriority(env.BATCH_NICE);
+  } catch (err) {
+    log.warn({ err }, `could not lower the batch process's priority to ${env.BATCH_NICE}`);
+  }
+  await startBatchWorkers(env.BATCH_WORKERS, runBatchLine);
+}
+
 /** The instance's background work: once per gateway instance (in its process 0), not once per process. */
 export function startBackground(): void {
   if (started || env.GATEWAY_PROCESS_INDEX !== 0) return;
@@ -72,8 +87,12 @@ export function startBackground(): void {
   startVideoSweeps();
   // Files past their `expires_after`: answered 404 at once, their bytes and rows deleted every minute.
   timers.push(setInterval(() => void deleteExpiredFiles().catch((err) => log.error({ err }, "file sweep failed")), 60_000).unref());
-  // Batches: BATCH_WORKERS run at once by the instance's process 0, beside `npm run worker` processes.
-  startBatchWorkers(env.BATCH_WORKERS, runBatchLine).catch((err) => log.error({ err }, "batch workers failed to start"));
+  // Batches: under the gateway server they run in a process of their own at a lower CPU priority
+  // (startBatchProcess, started by the first process), so that live calls never wait behind them;
+  // a host without it (plain `next start`) runs them here.
+  if (process.env.GATEWAY_BACKGROUND_OWNER !== "gateway-server") {
+    startBatchWorkers(env.BATCH_WORKERS, runBatchLine).catch((err) => log.error({ err }, "batch workers failed to start"));
+  }
   // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.
   startDeliveryWorkers().catch((err) => log.error({ err }, "webhook delivery workers failed to start"));
   // Background responses a dead process left open: looked for now (a restart after a crash
@@ -101,6 +120,7 @@ export async function stopBackground(deadline: number): Promise<void> {
   clearInterval(replayTimer);
   for (const timer of timers.splice(0)) clearInterval(timer);
   stopVideoSweeps();
+  stopBatchRuns();
   await Promise.all([
     stopJobQueue(Math.max(0, deadline - Date.now())).catch((err) => log.error({ err }, "job queue did not stop cleanly")),
     stopBackgroundResponses(deadline),

@@ -7,7 +7,16 @@ import { env } from "../infra/env";
 import type { BatchJobData } from "./create-batch";
 import { runBatch, type RunLine } from "./run-batch";
 
+/** Aborted when the process stops: running batches start no further line, and their jobs are resumed elsewhere. */
+let stopping = new AbortController();
+
+/** Stops the batches this process runs from starting lines (the lines in flight finish). */
+export function stopBatchRuns(): void {
+  stopping.abort();
+}
+
 export async function startBatchWorkers(concurrency: number, runLine: RunLine): Promise<void> {
+  if (stopping.signal.aborted) stopping = new AbortController();
   if (concurrency <= 0) return;
   const boss = await jobQueue();
   for (let i = 0; i < concurrency; i++) {
@@ -17,7 +26,7 @@ export async function startBatchWorkers(concurrency: number, runLine: RunLine): 
       { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
       async (jobs) => {
         try {
-          for (const job of jobs) await runBatch(job.data.batchId, runLine, job.signal);
+          for (const job of jobs) await runBatch(job.data.batchId, runLine, AbortSignal.any([job.signal, stopping.signal]));
         } finally {
           if (workerId) boss.notifyWorker(workerId);
         }

@@ -79,6 +79,8 @@ export const EnvSchema = z.object({
   VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
   /** Batch workers inside each gateway's first process (batches run at once; 0: none, use `npm run worker`). */
   BATCH_WORKERS: int(1),
+  /** The CPU priority (nice, 0 to 19) of a gateway instance's batch process: higher gives way more to live calls. */
+  BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Lines of one batch in flight at once, per worker. */
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** A batch worker that has not reported for this long is presumed dead and its batch resumed elsewhere (seconds, >= 10). */

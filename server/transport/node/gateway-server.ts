@@ -182,6 +182,8 @@ async function serve(): Promise<void> {
   const { PORT: port, HOST: hostname } = env;
   if (group) {
     group.start(processes);
+    // Batches run in a process of their own, after the serving ones, at a lower CPU priority (serveBatches).
+    if (env.BATCH_WORKERS > 0) group.startWorker(processes, "batches");
     const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
     group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseWithWarning });
   } else {
@@ -267,4 +269,36 @@ async function loadTelemetry() {
   };
 }
 
-await serve();
+/**
+ * An instance's batch process: serves no connection, runs BATCH_WORKERS batches at the CPU
+ * priority BATCH_NICE (server/background.ts startBatchProcess), and ends with the first process.
+ */
+async function serveBatches(): Promise<void> {
+  const [{ env }, { usageWriter }, { leaseBook }, background, telemetry] = await Promise.all([
+    import("../../infra/env"),
+    import("../../ledger/usage-writer"),
+    import("../../ledger/credit-leases"),
+    import("../../background"),
+    loadTelemetry(),
+  ]);
+  await telemetry.start(undefined);
+  await background.startSpoolReplay();
+  await background.startBatchProcess();
+  telemetry.log.info(`Gateway batch process ${process.pid} (process ${index}) runs ${env.BATCH_WORKERS} batch(es) at a time at nice ${env.BATCH_NICE}`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    telemetry.log.info(`Gateway batch process ${process.pid}: ${signal}, letting the lines in flight finish`);
+    // No new line starts; the lines in flight get the drain time, and their batches are resumed by another worker.
+    await Promise.race([background.stopBackground(Date.now() + env.SHUTDOWN_DRAIN_MS), sleep(env.SHUTDOWN_DRAIN_MS + 2000)]);
+    await usageWriter().drain(Date.now() + 5000);
+    await Promise.race([leaseBook().giveBackAll(), sleep(2000)]);
+    await Promise.race([telemetry.stop(), sleep(2000)]);
+    process.exit(0);
+  };
+  process.on("disconnect", () => void shutdown("the first process exited"));
+  for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
+}
+
+await (process.env.GATEWAY_PROCESS_ROLE === "batches" && !first ? serveBatches() : serve());

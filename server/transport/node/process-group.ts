@@ -52,6 +52,14 @@ export class ProcessGroup {
     for (let i = 1; i < count; i++) this.fork(i);
   }
 
+  /**
+   * Starts a process that serves no connection (it never says READY) and does `role`'s work
+   * (GATEWAY_PROCESS_ROLE), under the index after the serving ones; replaced like them when it exits.
+   */
+  startWorker(index: number, role: string): void {
+    this.fork(index, { GATEWAY_PROCESS_ROLE: role });
+  }
+
   others(): ChildProcess[] {
     return this.peers.map((p) => p.proc);
   }
@@ -112,8 +120,8 @@ export class ProcessGroup {
     });
   }
 
-  private fork(index: number): void {
-    const proc = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, GATEWAY_PROCESS_INDEX: String(index) } });
+  private fork(index: number, extraEnv: Record<string, string> = {}): void {
+    const proc = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, ...extraEnv, GATEWAY_PROCESS_INDEX: String(index) } });
     const peer: Peer = { index, proc, ready: false, startedAt: Date.now() };
     this.peers.push(peer);
     proc.on("message", (message: Message) => {
@@ -127,7 +135,7 @@ export class ProcessGroup {
       if (this.stopping) return;
       const pause = Date.now() - peer.startedAt < QUICK_EXIT_MS ? 1000 : 0;
       this.say("error", `gateway process ${proc.pid} exited (${signal ?? code}); starting another${pause ? ` in ${pause} ms` : ""}`);
-      setTimeout(() => this.stopping || this.fork(index), pause);
+      setTimeout(() => this.stopping || this.fork(index, extraEnv), pause);
     });
   }
 }
