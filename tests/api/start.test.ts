@@ -60,7 +60,8 @@ describe("npm start", () => {
     expect(first.output().match(/sk-gw-[0-9A-Za-z]{40}/g)).toHaveLength(1); // printed once
     const models = await fetch(`http://127.0.0.1:${port}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
-    expect((await models.json()).data.length).toBe(6);
+    // The built-in node's seven models: chat, embeddings, moderation, speech, transcription, images, video.
+    expect((await models.json()).data.length).toBe(7);
 
     // a second start on the same data dir: a clear error, and the first keeps serving
     const second = start(await freePort());
