@@ -281,10 +281,6 @@ async function serveBatches(): Promise<void> {
     import("../../background"),
     loadTelemetry(),
   ]);
-  await telemetry.start(undefined);
-  await background.startSpoolReplay();
-  await background.startBatchProcess();
-  telemetry.log.info(`Gateway batch process ${process.pid} (process ${index}) runs ${env.BATCH_WORKERS} batch(es) at a time at nice ${env.BATCH_NICE}`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -297,8 +293,15 @@ async function serveBatches(): Promise<void> {
     await Promise.race([telemetry.stop(), sleep(2000)]);
     process.exit(0);
   };
+  // Listened for first: a first process killed while this one still starts (its database gone
+  // with it, say) must not leave it waiting forever.
   process.on("disconnect", () => void shutdown("the first process exited"));
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
+  if (!process.connected) return void shutdown("the first process exited");
+  await telemetry.start(undefined);
+  await background.startSpoolReplay();
+  await background.startBatchProcess();
+  telemetry.log.info(`Gateway batch process ${process.pid} (process ${index}) runs ${env.BATCH_WORKERS} batch(es) at a time at nice ${env.BATCH_NICE}`);
 }
 
 await (process.env.GATEWAY_PROCESS_ROLE === "batches" && !first ? serveBatches() : serve());
