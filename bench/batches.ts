@@ -52,7 +52,11 @@ async function live(label: string): Promise<Row> {
   log(`live ${label}: p50 ${f(row.p50)} p99 ${f(row.p99)} ms`);
   return row;
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
 const line = (r: Row) => `| ${r.label} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${r.ok} | ${r.cpu.toFixed(2)} |`;
 const summary = (label: string, rs: Row[]) => `| **${label}: median of ${rs.length} rows** | ${f(median(rs.map((r) => r.p50)))} | ${f(median(rs.map((r) => r.p90)))} | ${f(median(rs.map((r) => r.p99)))} | | |`;
 
