@@ -16,6 +16,7 @@ import { runRate, type PidGroups } from "./lib/load";
 import { startOurs, waitUntilRoutable } from "./lib/ours";
 import { startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
+import { createWorkspace } from "../server/onboarding/create-workspace";
 import { MOCK_MODEL } from "./mock-upstream";
 
 const LINES = Number(process.env.BENCH_BATCH_LINES ?? 10_000);
@@ -31,6 +32,11 @@ const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${m
 const base = ours.stack.baseUrl;
 const auth = { authorization: `Bearer ${ours.apiKey}` };
 const json = { ...auth, "content-type": "application/json" };
+// BENCH_BATCH_WORKSPACE=own: the batch is another workspace's (its own balance and credit leases)
+// rather than the live calls' workspace's.
+const OWN = process.env.BENCH_BATCH_WORKSPACE === "own";
+const batchAuth = OWN ? { authorization: `Bearer ${(await createWorkspace({ name: "batches", credits: "1000000", withKey: true })).apiKey!.secret}` } : auth;
+const batchJson = { ...batchAuth, "content-type": "application/json" };
 const LIVE = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: "Say something short about latency." }], max_tokens: 16 });
 const liveUrl = `${base}/v1/chat/completions`;
 const groups: PidGroups = { target: ours.gatewayPids, postgres: ours.postgresPids };
@@ -69,18 +75,18 @@ try {
   const form = new FormData();
   form.set("purpose", "batch");
   form.set("file", new Blob([lines.join("\n") + "\n"], { type: "application/jsonl" }), "bench.jsonl");
-  const file = await api<{ id: string; bytes: number }>("/v1/files", { method: "POST", headers: auth, body: form });
+  const file = await api<{ id: string; bytes: number }>("/v1/files", { method: "POST", headers: batchAuth, body: form });
   log(`uploaded ${LINES} lines (${file.bytes} bytes) as ${file.id}`);
 
   const before: Row[] = [];
   for (let i = 0; i < ROWS; i++) before.push(await live(`before the batch, row ${i + 1}`));
   const created = performance.now();
-  let batch = await api<Batch>("/v1/batches", { method: "POST", headers: json, body: JSON.stringify({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" }) });
+  let batch = await api<Batch>("/v1/batches", { method: "POST", headers: batchJson, body: JSON.stringify({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" }) });
   let ended = Infinity;
   const watch = (async () => {
     while (!["completed", "failed", "expired", "cancelled"].includes(batch.status)) {
       await new Promise((r) => setTimeout(r, 100));
-      batch = await api<Batch>(`/v1/batches/${batch.id}`, { headers: auth });
+      batch = await api<Batch>(`/v1/batches/${batch.id}`, { headers: batchAuth });
     }
     ended = performance.now();
   })();
@@ -99,7 +105,7 @@ try {
   rows.push(...before, ...during, ...after);
   process.stdout.write(
     [
-      `Batch bench, ${new Date().toISOString()}: ${LINES} chat lines (local-chat-sim, max_tokens 16) through the built-in node; live calls to the instant mock at ${RATE} req/s, ${ROW_SECONDS} s rows.`,
+      `Batch bench, ${new Date().toISOString()}: ${LINES} chat lines (local-chat-sim, max_tokens 16) through the built-in node, ${OWN ? "in a workspace of its own" : "in the live calls' workspace"}; live calls to the instant mock at ${RATE} req/s, ${ROW_SECONDS} s rows.`,
       "",
       `Batch: ${batch.request_counts.completed} completed, ${batch.request_counts.failed} failed, ${seconds.toFixed(1)} s from create to completed: **${(batch.request_counts.completed / seconds).toFixed(0)} lines/s**; cost $${batch.cost}. ${during.length} live rows ran wholly during it.`,
       "",
