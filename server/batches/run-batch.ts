@@ -34,9 +34,9 @@ const CHECK_MS = 500;
 /** A line refused by rate limits is tried again this many times before it fails with the 429. */
 const RATE_RETRIES = 20;
 
-/** The body a line runs with: answers are JSON (a stream asked for is answered whole). */
+/** The body a line runs with: answers are JSON and whole (a stream or a background response asked for is answered at its end). */
 function lineBody(body: Record<string, unknown>): Record<string, unknown> {
-  const { stream: _stream, stream_options: _options, ...rest } = body;
+  const { stream: _stream, stream_options: _options, background: _background, ...rest } = body;
   return rest;
 }
 
@@ -77,8 +77,9 @@ async function readLines(batch: BatchRow): Promise<InputLine[] | null> {
   return lines;
 }
 
+/** Ends a batch `failed` (a bad input file, or one deleted before the batch finished); the lines done stay billed. */
 async function failBatch(batch: BatchRow, errors: object[]): Promise<void> {
-  await db.batch.updateMany({ where: { id: batch.id, status: { in: ["validating", "cancelling"] } }, data: { status: "failed", failedAt: new Date(), errors } });
+  await db.batch.updateMany({ where: { id: batch.id, status: { in: ["validating", "in_progress", "cancelling", "finalizing"] } }, data: { status: "failed", failedAt: new Date(), errors } });
 }
 
 /** Runs the lines not done yet; says why it stopped early (null: every line ran). */
