@@ -68,13 +68,22 @@ describe("the walk of a chat completion", () => {
     await session.post("Debugger.enable");
     await session.post("Profiler.enable");
     await session.post("Profiler.startPreciseCoverage", { callCount: true, detailed: false });
-    await session.post("Profiler.takePreciseCoverage"); // counts from here
-    const answer = await chat();
-    const files = await filesRun(session, (await session.post("Profiler.takePreciseCoverage")) as Coverage);
+    // Two calls, each measured on its own: a file counts when it ran for both. Work this process
+    // does meanwhile for other reasons (the node registry reloading because another test file
+    // changed the nodes) then does not count as the call's.
+    const walks: string[][] = [];
+    const answers: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      await requestLogWriter().flush();
+      await session.post("Profiler.takePreciseCoverage"); // counts from here
+      answers.push((await chat()).status);
+      walks.push(await filesRun(session, (await session.post("Profiler.takePreciseCoverage")) as Coverage));
+    }
+    const files = walks[0]!.filter((f) => walks[1]!.includes(f));
     await session.post("Profiler.stopPreciseCoverage");
     await session.post("Debugger.disable");
     session.disconnect();
-    expect(answer.status).toBe(200);
+    expect(answers).toEqual([200, 200]);
     const layered = files.filter((f) => !/^server\/(kernel|infra)\//.test(f));
     console.log(`chat walk: ${files.length} files, ${layered.length} of the layers (the node:http host's gateway-server.ts, which hands the request here, is one more)\n${files.join("\n")}`);
     expect(layered.length).toBeLessThanOrEqual(31); // 32 with gateway-server.ts
