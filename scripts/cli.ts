@@ -1,4 +1,5 @@
 // npm run cli -- <command>: the operators' tool. See `npm run cli -- help`.
+import "./cli/log-to-stderr";
 import { UsageError, USAGE, type Command } from "./cli/args";
 import { auditCommands } from "./cli/audit-commands";
 import { cacheCommands } from "./cli/cache-commands";

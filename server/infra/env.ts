@@ -215,6 +215,8 @@ export const EnvSchema = z.object({
   /** How long request log rows wait to be written together. */
   LOG_FLUSH_MS: int(250),
   /** JSON lines are written in blocks of this many bytes (or every 0.5 s); 0: one write per line. */
+  /** Where log lines go: standard output, or standard error (the CLI's, so that its --json output is nothing but JSON). */
+  LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
   LOG_BUFFER_BYTES: int(4096),
   /** Traces over OTLP/HTTP (docs/OPERATIONS.md): on when set, e.g. http://localhost:4318; the standard OTEL_* variables apply. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),

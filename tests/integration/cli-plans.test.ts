@@ -9,7 +9,7 @@ import { mintSession } from "../../server/identity/sessions/mint-session";
 async function json(...args: string[]) {
   const r = await cli(...args, "--json");
   expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
-  expect(r.stdout.trim().split("\n")).toHaveLength(1);
+  expect(r.stdout.trim().split("\n"), r.stdout).toHaveLength(1);
   return JSON.parse(r.stdout);
 }
 

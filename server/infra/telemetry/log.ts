@@ -34,10 +34,12 @@ function create(): Logger {
   };
   const readable = (env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty";
   if (readable) {
-    return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
+    return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", destination: logFd() }));
   }
   return pino(options, bufferedStdout());
 }
+
+const logFd = () => (env.LOG_DESTINATION === "stderr" ? 2 : 1);
 
 /** How long a line waits at most in the buffer of a quiet process. */
 const FLUSH_MS = 500;
@@ -49,7 +51,7 @@ const FLUSH_MS = 500;
  * out on exit (pino flushes it); a process killed with SIGKILL loses its last FLUSH_MS of lines.
  */
 function bufferedStdout(): pino.DestinationStream {
-  const dest = pino.destination({ dest: 1, sync: false, minLength: env.LOG_BUFFER_BYTES });
+  const dest = pino.destination({ dest: logFd(), sync: false, minLength: env.LOG_BUFFER_BYTES });
   // sonic-boom keeps what it buffered in `_len`; its flush writes (an empty block) even when
   // nothing waits, and throws once the stream was ended at exit.
   const state = dest as unknown as { _len?: number; _ending?: boolean; destroyed?: boolean };
