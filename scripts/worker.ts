@@ -12,7 +12,7 @@ import { logFor } from "../server/infra/telemetry/log";
 import { WORKER_ID } from "../server/inference/videos/render-video";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
 import { startDeliveryWorkers } from "../server/alerts/deliver";
-import { runBatchLine } from "../server/batch-lines";
+import { batchLines } from "../server/batch-lines";
 import { startBatchWorkers } from "../server/batches/workers";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
@@ -40,7 +40,7 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
 await startVideoWorkers(concurrency);
-await startBatchWorkers(env.BATCH_WORKERS, runBatchLine);
+await startBatchWorkers(env.BATCH_WORKERS, batchLines);
 startVideoSweeps();
 await startDeliveryWorkers();
 log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, runs ${env.BATCH_WORKERS} batch(es) at once, and sends webhook deliveries`);

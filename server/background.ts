@@ -1,7 +1,7 @@
 // Background work of a gateway server process.
 import { setPriority } from "node:os";
 import { startDeliveryWorkers } from "./alerts/deliver";
-import { runBatchLine } from "./batch-lines";
+import { batchLines } from "./batch-lines";
 import { startBatchWorkers, stopBatchRuns } from "./batches/workers";
 import { deleteExpiredFiles } from "./files/expire-files";
 import { startCacheSweep } from "./response-cache/clear";
@@ -68,7 +68,7 @@ export async function startBatchProcess(): Promise<void> {
   } catch (err) {
     log.warn({ err }, `could not lower the batch process's priority to ${env.BATCH_NICE}`);
   }
-  await startBatchWorkers(env.BATCH_WORKERS, runBatchLine);
+  await startBatchWorkers(env.BATCH_WORKERS, batchLines);
 }
 
 /** The instance's background work: once per gateway instance (in its process 0), not once per process. */
@@ -91,7 +91,7 @@ export function startBackground(): void {
   // (startBatchProcess, started by the first process), so that live calls never wait behind them;
   // a host without it (plain `next start`) runs them here.
   if (process.env.GATEWAY_BACKGROUND_OWNER !== "gateway-server") {
-    startBatchWorkers(env.BATCH_WORKERS, runBatchLine).catch((err) => log.error({ err }, "batch workers failed to start"));
+    startBatchWorkers(env.BATCH_WORKERS, batchLines).catch((err) => log.error({ err }, "batch workers failed to start"));
   }
   // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.
   startDeliveryWorkers().catch((err) => log.error({ err }, "webhook delivery workers failed to start"));

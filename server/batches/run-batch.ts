@@ -10,7 +10,6 @@ import { findFile, readFileBytes } from "../files/find-file";
 import { hostname } from "node:os";
 import { db } from "../infra/db/client";
 import { env } from "../infra/env";
-import { logFor } from "../infra/telemetry/log";
 import { GatewayError } from "../kernel/errors";
 import { newRequestId } from "../kernel/ids";
 import { awaitBackgroundTurn, sleep } from "./background-tier";
@@ -21,13 +20,19 @@ import { parseInputLines, type InputLine } from "./input-lines";
 import { LineWriter, type FinishedLine } from "./line-writer";
 import { lineContext, priceFactorOf } from "./line-context";
 
-const log = logFor("batches");
-
 /** This process, as a batch's row names the worker running it. */
 export const BATCH_WORKER_ID = `${hostname()}:${process.pid}`;
 
-/** Runs one line as its caller's call to the batch's endpoint; resolves with the JSON answer or throws the call's error. */
-export type RunLine = (ctx: CallContext, endpoint: string, body: Record<string, unknown>) => Promise<unknown>;
+/**
+ * How lines run, handed over by the process (server/batch-lines.ts): `run` makes one line's call
+ * to the batch's endpoint as its caller and resolves with the JSON answer or throws the call's
+ * error; `failure` gives that error's status and body as the endpoint answers them (OpenAI's
+ * error object, or Anthropic's for /v1/messages).
+ */
+export type LineRunner = {
+  run(ctx: CallContext, endpoint: string, body: Record<string, unknown>): Promise<unknown>;
+  failure(err: unknown, endpoint: string, requestId: string): { status: number; body: unknown };
+};
 
 /** How often a running batch looks at its row (a cancel) and its caller (a key revoked since). */
 const CHECK_MS = 500;
@@ -40,7 +45,7 @@ function lineBody(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-export async function runBatch(batchId: string, runLine: RunLine, signal?: AbortSignal): Promise<void> {
+export async function runBatch(batchId: string, runLine: LineRunner, signal?: AbortSignal): Promise<void> {
   let batch = await db.batch.findUnique({ where: { id: batchId } });
   if (!batch || ["failed", "completed", "expired", "cancelled"].includes(batch.status)) return;
   await db.batch.update({ where: { id: batch.id }, data: { workerId: BATCH_WORKER_ID, attempts: { increment: 1 } } });
@@ -83,7 +88,7 @@ async function failBatch(batch: BatchRow, errors: object[]): Promise<void> {
 }
 
 /** Runs the lines not done yet; says why it stopped early (null: every line ran). */
-async function runLines(batch: BatchRow, lines: InputLine[], runLine: RunLine, signal?: AbortSignal): Promise<StopReason | "shutdown" | null> {
+async function runLines(batch: BatchRow, lines: InputLine[], runLine: LineRunner, signal?: AbortSignal): Promise<StopReason | "shutdown" | null> {
   const doneRows = await db.batchLine.findMany({ where: { batchId: batch.id }, select: { index: true } });
   const done = new Set(doneRows.map((r) => r.index));
   const todo = lines.filter((l) => !done.has(l.index));
@@ -119,30 +124,29 @@ async function runLines(batch: BatchRow, lines: InputLine[], runLine: RunLine, s
 }
 
 /** Runs one line; its answer or error as the output line records it. */
-async function runOne(batch: BatchRow, line: InputLine, principal: Principal | GatewayError, runLine: RunLine, signal?: AbortSignal): Promise<FinishedLine> {
-  if (principal instanceof GatewayError) return failed(line, newRequestId(), principal);
+async function runOne(batch: BatchRow, line: InputLine, principal: Principal | GatewayError, runLine: LineRunner, signal?: AbortSignal): Promise<FinishedLine> {
+  if (principal instanceof GatewayError) return failed(batch, line, runLine, newRequestId(), principal);
   const factor = await priceFactorOf(line.body.model);
   for (let attempt = 0; ; attempt++) {
     await awaitBackgroundTurn(principal, signal);
     const ctx = lineContext(batch, line, principal, factor);
     try {
-      const answer = await runLine(ctx, batch.endpoint, lineBody(line.body));
+      const answer = await runLine.run(ctx, batch.endpoint, lineBody(line.body));
       return { index: line.index, customId: line.customId, statusCode: 200, requestId: ctx.requestId, body: answer, error: null, cost: ctx.charged() };
     } catch (err) {
       // A line cut short by this process stopping is not a result: the attempt that resumes the batch runs it again.
       if (signal?.aborted) throw err;
-      const e = err instanceof GatewayError ? err : null;
-      if (e?.status === 429 && attempt < RATE_RETRIES && !signal?.aborted) {
-        await sleep(Number(e.detail.retryAfter ?? 1) * 1000, signal);
+      if (err instanceof GatewayError && err.status === 429 && attempt < RATE_RETRIES) {
+        await sleep(Number(err.detail.retryAfter ?? 1) * 1000, signal);
         continue;
       }
-      if (!e) log.error({ err, batchId: batch.id, line: line.index }, "batch line failed");
-      return failed(line, ctx.requestId, e ?? new GatewayError({ status: 500, code: "server_error", message: "The line failed inside the gateway." }), ctx.charged());
+      return failed(batch, line, runLine, ctx.requestId, err, ctx.charged());
     }
   }
 }
 
-function failed(line: InputLine, requestId: string, e: GatewayError, cost = "0"): FinishedLine {
-  const error = { message: e.message, type: e.type, param: e.param, code: e.code };
-  return { index: line.index, customId: line.customId, statusCode: e.status, requestId, body: { error }, error: null, cost };
+/** A failed line: the status and error body its endpoint answers the failure with. */
+function failed(batch: BatchRow, line: InputLine, runLine: LineRunner, requestId: string, err: unknown, cost = "0"): FinishedLine {
+  const { status, body } = runLine.failure(err, batch.endpoint, requestId);
+  return { index: line.index, customId: line.customId, statusCode: status, requestId, body, error: null, cost };
 }

@@ -5,7 +5,7 @@
 import { jobQueue, QUEUES } from "../infra/jobs/boss";
 import { env } from "../infra/env";
 import type { BatchJobData } from "./create-batch";
-import { runBatch, type RunLine } from "./run-batch";
+import { runBatch, type LineRunner } from "./run-batch";
 
 /** Aborted when the process stops: running batches start no further line, and their jobs are resumed elsewhere. */
 let stopping = new AbortController();
@@ -15,7 +15,7 @@ export function stopBatchRuns(): void {
   stopping.abort();
 }
 
-export async function startBatchWorkers(concurrency: number, runLine: RunLine): Promise<void> {
+export async function startBatchWorkers(concurrency: number, runLine: LineRunner): Promise<void> {
   if (stopping.signal.aborted) stopping = new AbortController();
   if (concurrency <= 0) return;
   const boss = await jobQueue();

@@ -123,6 +123,18 @@ describe("batches", () => {
     expect(rest.data.map((b) => b.id)).toEqual([created[0].id]);
   }, 120_000);
 
+  it("a /v1/messages batch answers in Anthropic's shapes, its failed lines too", async () => {
+    const { openai } = await newWorkspace("1");
+    const message = (id: string, model: string) => ({ custom_id: id, method: "POST", url: "/v1/messages", body: { model, max_tokens: 16, messages: [{ role: "user", content: "hello" }] } });
+    const file = await upload(openai, [message("m0", "local-chat-sim"), message("m1", "no-such-model")]);
+    const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/messages" as "/v1/chat/completions", completion_window: "24h" });
+    const done = await waitForBatch(openai, batch.id);
+    expect(done).toMatchObject({ status: "completed", request_counts: { total: 2, completed: 1, failed: 1 } });
+    expect((await jsonl(openai, done.output_file_id))[0]!.response).toMatchObject({ status_code: 200, body: { type: "message", role: "assistant" } });
+    const [failed] = await jsonl(openai, done.error_file_id);
+    expect(failed!.response).toMatchObject({ status_code: 404, body: { type: "error", error: { type: "not_found_error" }, request_id: failed!.response!.request_id } });
+  }, 60_000);
+
   it("a bad line fails the batch at validation, naming the line; nothing runs or is charged", async () => {
     const { workspace, openai } = await newWorkspace("1");
     const file = await upload(openai, [
