@@ -2,8 +2,9 @@
 // The workspace's audit log: who changed what, newest first, "Load more" a page at a time (the
 // server pages by a keyset cursor, so new events never shift the pages already shown). Owners
 // and admins only; the procedure refuses everyone else anyway.
+import { LoadMore } from "@/app/_components/load-more";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Badge, Button, EmptyState, ErrorState, Loading, PageHeader, Table, Td } from "@/app/_components/ui";
+import { Badge, EmptyState, ErrorState, Loading, PageHeader, Table, Td } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { can } from "@/server/identity/workspaces/permissions";
@@ -57,11 +58,7 @@ function AuditTable() {
           </tr>
         ))}
       </Table>
-      {events.hasNextPage ? (
-        <Button variant="secondary" busy={events.isFetchingNextPage} onClick={() => void events.fetchNextPage()}>
-          Load more
-        </Button>
-      ) : null}
+      <LoadMore pages={events} />
     </div>
   );
 }

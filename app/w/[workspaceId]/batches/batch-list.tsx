@@ -1,7 +1,8 @@
 "use client";
 // The workspace's batches, newest first, a page at a time; polled every 2 s while any batch shown
 // has not ended, so counts, cost and output links appear without a reload.
-import { Button, Card, ErrorState, Loading, Table } from "@/app/_components/ui";
+import { LoadMore } from "@/app/_components/load-more";
+import { Card, ErrorState, Loading, Table } from "@/app/_components/ui";
 import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { useAfterPages } from "../files/use-after-pages";
 import { BATCH_COLUMNS, BatchRow } from "./batch-row";
@@ -32,13 +33,7 @@ export function BatchList({ workspaceId, canCancel }: { workspaceId: string; can
             <BatchRow key={b.id} batch={b} workspaceId={workspaceId} canCancel={canCancel} />
           ))}
         </Table>
-        {query.hasNextPage ? (
-          <div>
-            <Button variant="secondary" busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-              Load more
-            </Button>
-          </div>
-        ) : null}
+        <LoadMore pages={query} />
         {/* A later page or a refresh failed: the rows already shown stay. */}
         {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       </div>

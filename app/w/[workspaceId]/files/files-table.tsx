@@ -1,8 +1,9 @@
 "use client";
 // The workspace's files, newest first, a page at a time, optionally of one purpose: uploads
 // through POST /v1/files and the output and error files of batches.
+import { LoadMore } from "@/app/_components/load-more";
 import { useState } from "react";
-import { Button, Card, EmptyState, ErrorState, Loading, SelectField, Table, Td } from "@/app/_components/ui";
+import { Card, EmptyState, ErrorState, Loading, SelectField, Table, Td } from "@/app/_components/ui";
 import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { DeleteFileButton } from "./delete-file-button";
 import { FILE_PURPOSES, fileContentHref, formatBytes, formatUnix, isoOf } from "./file-format";
@@ -65,13 +66,7 @@ export function FilesTable({ workspaceId, canDelete }: { workspaceId: string; ca
             </tr>
           ))}
         </Table>
-        {query.hasNextPage ? (
-          <div>
-            <Button variant="secondary" busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-              Load more
-            </Button>
-          </div>
-        ) : null}
+        <LoadMore pages={query} />
         {/* A later page or a refresh failed: the rows already shown stay. */}
         {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : null}
       </div>

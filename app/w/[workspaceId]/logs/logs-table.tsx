@@ -1,10 +1,11 @@
 "use client";
 // The log of the filter, newest first, "Load more" a page at a time: the server pages by a keyset
 // cursor (the last row's time and id), so calls logged meanwhile never shift the rows shown.
+import { LoadMore } from "@/app/_components/load-more";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { KeyView } from "@/server/identity/keys/key-view";
 import type { LogEntry } from "@/server/request-log/list-logs";
-import { Button, EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
+import { EmptyState, ErrorState, Loading, Table, Td } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
 import { formatCount, formatUsd } from "../usage/format";
 import { callerLabel, formatMs } from "./log-format";
@@ -80,11 +81,7 @@ export function LogsTable({ filter, keys, onOpen }: { filter: LogListInput; keys
           </tr>
         ))}
       </Table>
-      {logs.hasNextPage ? (
-        <Button variant="secondary" busy={logs.isFetchingNextPage} onClick={() => void logs.fetchNextPage()}>
-          Load more
-        </Button>
-      ) : null}
+      <LoadMore pages={logs} />
     </div>
   );
 }
