@@ -9,7 +9,7 @@
 import type { Job } from "pg-boss";
 import { db } from "../infra/db/client";
 import { guardedFetch } from "../infra/net/outbound-guard";
-import { env } from "../infra/env";
+import { workOneAtATime } from "../infra/jobs/boss";
 import { logFor } from "../infra/telemetry/log";
 import { DELIVERY_QUEUE, RETRY_LIMIT, deliveryQueue, type DeliveryJob } from "./queue";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
@@ -76,19 +76,5 @@ async function work(job: Job<DeliveryJob>): Promise<void> {
 
 /** Starts `concurrency` delivery workers in this process (each sends one delivery at a time). */
 export async function startDeliveryWorkers(concurrency = 2): Promise<void> {
-  const boss = await deliveryQueue();
-  for (let i = 0; i < concurrency; i++) {
-    let workerId: string | undefined;
-    workerId = await boss.work<DeliveryJob>(
-      DELIVERY_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
-      async (jobs) => {
-        try {
-          for (const job of jobs) await work(job);
-        } finally {
-          if (workerId) boss.notifyWorker(workerId);
-        }
-      },
-    );
-  }
+  await workOneAtATime<DeliveryJob>(await deliveryQueue(), DELIVERY_QUEUE, concurrency, work);
 }

@@ -1,9 +1,8 @@
-// Batch workers: pg-boss hands each batch's run job to one worker (inline in a gateway's first
+// Batch workers: pg-boss hands each batch's run job to one worker (in a gateway instance's batch
 // process, BATCH_WORKERS at a time, and in `npm run worker` processes). A worker that dies stops
 // sending heartbeats; pg-boss fails its attempt and retries the job, and the next attempt resumes
 // the batch where the lines written stop (run-batch.ts).
-import { jobQueue, QUEUES } from "../infra/jobs/boss";
-import { env } from "../infra/env";
+import { jobQueue, QUEUES, workOneAtATime } from "../infra/jobs/boss";
 import type { BatchJobData } from "./create-batch";
 import { runBatch, type LineRunner } from "./run-batch";
 
@@ -18,19 +17,7 @@ export function stopBatchRuns(): void {
 export async function startBatchWorkers(concurrency: number, runLine: LineRunner): Promise<void> {
   if (stopping.signal.aborted) stopping = new AbortController();
   if (concurrency <= 0) return;
-  const boss = await jobQueue();
-  for (let i = 0; i < concurrency; i++) {
-    let workerId: string | undefined;
-    workerId = await boss.work<BatchJobData>(
-      QUEUES.batchRun,
-      { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
-      async (jobs) => {
-        try {
-          for (const job of jobs) await runBatch(job.data.batchId, runLine, AbortSignal.any([job.signal, stopping.signal]));
-        } finally {
-          if (workerId) boss.notifyWorker(workerId);
-        }
-      },
-    );
-  }
+  await workOneAtATime<BatchJobData>(await jobQueue(), QUEUES.batchRun, concurrency, (job) =>
+    runBatch(job.data.batchId, runLine, AbortSignal.any([job.signal, stopping.signal])),
+  );
 }

@@ -2,7 +2,7 @@
 // (VIDEO_WORKERS at a time) and in `npm run worker` processes; any number of them on one
 // database take each job once (pg-boss hands a job to one worker; job-outcome.ts guards the end).
 import { env } from "../../infra/env";
-import { jobQueue, QUEUES } from "../../infra/jobs/boss";
+import { jobQueue, QUEUES, workOneAtATime } from "../../infra/jobs/boss";
 import { blobStore } from "../../infra/storage/blob-store";
 import { db } from "../../infra/db/client";
 import type { RenderJobData } from "./create-video";
@@ -13,28 +13,12 @@ import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("videos");
 
-/**
- * Starts `concurrency` workers, each rendering one job at a time. A worker that finished a job
- * looks for the next at once (pg-boss would otherwise wait out its poll interval when the jobs
- * arrived while it was busy); an idle one is woken by NOTIFY, or polls.
- */
+/** Starts `concurrency` workers in this process, each rendering one job at a time. */
 export async function startVideoWorkers(concurrency: number): Promise<void> {
   if (concurrency <= 0) return;
-  const boss = await jobQueue();
-  for (let i = 0; i < concurrency; i++) {
-    let workerId: string | undefined;
-    workerId = await boss.work<RenderJobData>(
-      QUEUES.videoRender,
-      { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
-      async (jobs) => {
-        try {
-          for (const job of jobs) await renderVideoJob(job.data.jobId, { retryCount: job.retryCount, signal: job.signal });
-        } finally {
-          if (workerId) boss.notifyWorker(workerId);
-        }
-      },
-    );
-  }
+  await workOneAtATime<RenderJobData>(await jobQueue(), QUEUES.videoRender, concurrency, (job) =>
+    renderVideoJob(job.data.jobId, { retryCount: job.retryCount, signal: job.signal }),
+  );
 }
 
 /** Deletes the videos of jobs past their retention; the jobs themselves then answer 404. */

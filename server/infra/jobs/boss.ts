@@ -1,7 +1,7 @@
 // The job queue: pg-boss on the gateway's own PostgreSQL. Workers are woken by LISTEN/NOTIFY the
 // moment a job is committed; polling (JOB_POLL_INTERVAL_SECONDS) is only the safety net. Every
 // process that sends or works jobs shares one started instance.
-import type { Db as QueueDb, PgBoss } from "pg-boss";
+import type { Job, Db as QueueDb, PgBoss } from "pg-boss";
 import { databaseUrl } from "../db/client";
 import type { Tx } from "../db/client";
 import { env } from "../env";
@@ -55,4 +55,26 @@ export async function stopJobQueue(timeoutMs = 10_000): Promise<void> {
 export function inTransaction(tx: Tx): QueueDb {
   if (!pgBoss) throw new Error("inTransaction: await jobQueue() first");
   return pgBoss.fromPrisma(tx);
+}
+
+/**
+ * Starts `concurrency` workers of `queue` in this process, each handling one job at a time. A
+ * worker that finished a job looks for the next at once (pg-boss would otherwise wait out its
+ * poll interval when the jobs arrived while it was busy); an idle one is woken by NOTIFY, or polls.
+ */
+export async function workOneAtATime<T extends object>(boss: PgBoss, queue: string, concurrency: number, handle: (job: Job<T>) => Promise<void>): Promise<void> {
+  for (let i = 0; i < concurrency; i++) {
+    let workerId: string | undefined;
+    workerId = await boss.work<T>(
+      queue,
+      { batchSize: 1, pollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS, notifyPollingIntervalSeconds: env.JOB_POLL_INTERVAL_SECONDS },
+      async (jobs) => {
+        try {
+          for (const job of jobs) await handle(job);
+        } finally {
+          if (workerId) boss.notifyWorker(workerId);
+        }
+      },
+    );
+  }
 }
