@@ -69,7 +69,19 @@ function takeProcess(pg: EmbeddedPostgres): PostgresProcess | undefined {
 type Credentials = { user: string; password: string };
 type Cluster = { dir: string; start: (port: number, credentials: Credentials, fresh: boolean) => Promise<PostgresProcess | undefined> };
 
-const FLAGS = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"];
+/**
+ * EMBEDDED_POSTGRES_SETTINGS: more server settings, `name=value` separated by `;` (the request
+ * path's bench turns pg_stat_statements on with it). Read raw: the database starts before the
+ * gateway's own environment is parsed.
+ */
+const flags = () => [
+  ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+  ...(process.env.EMBEDDED_POSTGRES_SETTINGS ?? "")
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .flatMap((s) => ["-c", s]),
+];
 
 /** The cluster under the data directory, run by embedded-postgres (as `postgres` when root). */
 function localCluster(dir: string, asRoot: boolean, log?: (line: string) => void): Cluster {
@@ -85,7 +97,7 @@ function localCluster(dir: string, asRoot: boolean, log?: (line: string) => void
         authMethod: "scram-sha-256",
         persistent: true,
         createPostgresUser: asRoot,
-        postgresFlags: FLAGS,
+        postgresFlags: flags(),
         onLog: (m) => log?.(String(m)),
         onError: (m) => log?.(String(m)),
       });
@@ -102,7 +114,7 @@ function sharedCluster(c: RootCluster, log?: (line: string) => void): Cluster {
     dir: c.clusterDir,
     async start(port, credentials, fresh) {
       if (fresh) await initCluster(c, credentials.user, credentials.password, log);
-      return startPostmaster(c, port, FLAGS, log);
+      return startPostmaster(c, port, flags(), log);
     },
   };
 }
