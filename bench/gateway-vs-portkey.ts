@@ -17,6 +17,7 @@
 //   npm run bench
 //   BENCH_SECONDS=5 BENCH_RSS_REQUESTS=20000 npm run bench
 //   BENCH_CPU_PROF=1 npm run bench      # CPU profiles of our gateway's processes
+//   BENCH_BASELINE=write npm run bench  # the run becomes the committed baseline (bench/baseline.json)
 import { CONNECTIONS, CPU_PROF, LATENCY_ROUNDS, RATE, RSS_REQUESTS, SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; // first: sets the env
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -30,6 +31,8 @@ import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
 import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
+import { execFileSync } from "node:child_process";
+import { BASELINE_FILE, comparisonTable, figuresOf, readBaseline, regressions, writeBaseline, type Figures, type Regression, type RowKind } from "./lib/baseline";
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const messages = [{ role: "user", content: "Say something short about latency." }];
@@ -51,6 +54,13 @@ const results: BenchResults = {
   overhead: [], streaming: [], throughput: {}, memory: {}, portkeyStreamProbe: "", profileDir,
 };
 type T = { url: string; headers: Record<string, string>; groups: PidGroups; unique?: boolean };
+
+const baseline = readBaseline();
+const WRITE_BASELINE = process.env.BENCH_BASELINE;
+let figures: Figures = {};
+let failed: Regression[] = [];
+/** Measures the rows of these kinds again (Portkey's and ours); resolves with the run's results with those rows replaced. */
+let measureAgain: (kinds: Set<RowKind>) => Promise<BenchResults> = async () => results;
 
 try {
   const mock = await startMock();
@@ -116,6 +126,27 @@ try {
     log(`throughput ${LABEL[t]}: ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${JSON.stringify(r.cpuMs)}`);
   }
   served.ours += served.hit + served.miss; // the same processes served the cache's rows
+  measureAgain = async (kinds) => {
+    const again: BenchResults = { ...results, throughput: { ...results.throughput }, overhead: [...results.overhead], streaming: [...results.streaming] };
+    if (kinds.has("throughput")) {
+      for (const t of ["portkey", "ours", "hit", "miss"] as const) {
+        again.throughput[t] = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, PLAIN), unique: targets[t].unique, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
+        log(`throughput again ${LABEL[t]}: ${Math.round(again.throughput[t]!.rps)} req/s`);
+      }
+    }
+    // One more round of the direct call and ours; the overheads are the medians over every round.
+    if (kinds.has("overhead") || kinds.has("streaming")) {
+      const plain: BenchResults["overhead"][number] = {};
+      const streamed: BenchResults["streaming"][number] = {};
+      for (const t of ["direct", "ours"] as const) {
+        plain[t] = await runRate({ url: targets[t].url, headers: targets[t].headers, body: PLAIN, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
+        streamed[t] = await runRate({ url: targets[t].url, headers: targets[t].headers, body: STREAM, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: true }, targets[t].groups);
+      }
+      again.overhead.push(plain);
+      again.streaming.push(streamed);
+    }
+    return again;
+  };
   for (const t of ["portkey", "ours"] as const) {
     const remaining = RSS_REQUESTS - served[t];
     if (remaining >= CONNECTIONS) {
@@ -130,14 +161,39 @@ try {
     const each = pids.map((pid, i) => `${commandName(pid)} ${Math.round(after[i]!)}`).sort((a, b) => Number(b.split(" ")[1]) - Number(a.split(" ")[1]));
     results.memory[t] = { served: served[t], processes: each.join(", "), bootMb: sum(boot[t]), afterMb: sum(after), largestMb: Math.max(...after), afterPssMb: sum(pssMb(pids)) };
   }
+  // The guard: a figure worse than the baseline by more than the tolerance has its rows measured
+  // again once; it fails the run if it is still worse (the better of the two measurements counts).
+  figures = figuresOf(results);
+  if (baseline && WRITE_BASELINE !== "write") {
+    const first = regressions(baseline, figures);
+    if (first.length) {
+      log(`worse than the baseline: ${first.map((f) => `${f.name} (${Math.round(f.worseBy * 100)}%)`).join("; ")}: measuring those rows again`);
+      const again = await measureAgain(new Set(first.map((f) => f.row)));
+      const retried = figuresOf(again);
+      for (const f of first) {
+        const a = retried[f.name];
+        const better = figures[f.name]!.better;
+        if (a && (better === "higher" ? a.value > figures[f.name]!.value : a.value < figures[f.name]!.value)) figures[f.name] = a;
+      }
+    }
+    failed = regressions(baseline, figures);
+  }
 } finally {
   for (const s of started.reverse()) await s.stop().catch((err: Error) => log(`stopping: ${err.message}`));
   rmSync(scratch, { recursive: true, force: true });
 }
 
+const guard = `\n\n### Against the baseline\n\n${comparisonTable(baseline, figures, failed)}`;
 const profile = profileDir ? `\n\n### Top self-time functions of our gateway's processes (whole run, boot included)\n\n${topFunctions([profileDir], 20)}` : "";
-const report = renderReport(results) + profile;
+const report = renderReport(results) + guard + profile;
 const file = path.join(tmpdir(), `gateway-bench-${results.date.replace(/[:.]/g, "-")}.json`);
 writeFileSync(file, JSON.stringify(results, null, 2));
 process.stdout.write(`${report}\n\nResults as JSON: ${file}\n`);
+if (WRITE_BASELINE === "write") {
+  writeBaseline(figures, execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(), results.date);
+  log(`wrote ${BASELINE_FILE}`);
+} else if (failed.length) {
+  for (const f of failed) log(`REGRESSION: ${f.name}: ${f.now.toFixed(3)} against ${f.baseline.toFixed(3)} in the baseline (${Math.round(f.worseBy * 100)}% worse)`);
+  process.exit(1);
+}
 process.exit(0);

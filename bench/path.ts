@@ -86,7 +86,7 @@ try {
     const r = await runCannon({ ...load, seconds: SECONDS }, groups);
     await new Promise((r) => setTimeout(r, STATS_SETTLE_MS)); // the writers commit behind the answers, and backends report their counts
     // A row measured again (others took the CPU) did its database work twice: every call it sent counts.
-    const work = (await dbActivity(db)).since(before, r.requests + r.discardedRequests);
+    const work = await (await dbActivity(db)).since(before, r.requests + r.discardedRequests);
     const cpu = Object.fromEntries(Object.entries(r.cpuMs).map(([k, ms]) => [k, ms / r.requests]));
     const rss = rssMb(ours.gatewayPids()).reduce((a, b) => a + b, 0);
     results.push({ row, requests: r.requests, rps: r.rps, errors: r.errors, p50: r.p50, p99: r.p99, cpu, db: work, rssMb: rss });

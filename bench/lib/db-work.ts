@@ -5,8 +5,9 @@
 import type pg from "pg";
 
 type Statement = { query: string; calls: number; rows: number; ms: number; walBytes: number };
-type Table = { inserted: number; updated: number; hot: number; deleted: number; indexes: number };
-type Snapshot = { statements: Map<string, Statement>; tables: Map<string, Table> };
+type Table = { inserted: number; updated: number; hot: number; deleted: number; indexes: number; entries?: number };
+/** `since`: the database's clock when it was taken (UTC wall clock, as the tables keep "createdAt"). */
+type Snapshot = { statements: Map<string, Statement>; tables: Map<string, Table>; since: string };
 
 export type DbWork = {
   statementsPer1000: number;
@@ -30,7 +31,9 @@ async function snapshot(db: pg.Client): Promise<Snapshot> {
        (SELECT count(*) FROM pg_index i WHERE i.indrelid = c.oid)::text AS indexes
      FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid`,
   );
+  const now = await db.query<{ at: string }>(`SELECT (now() AT TIME ZONE 'UTC')::text AS at`);
   return {
+    since: now.rows[0]!.at,
     statements: new Map(s.rows.map((r) => [r.queryid, { query: r.query, calls: Number(r.calls), rows: Number(r.rows), ms: r.ms, walBytes: Number(r.wal) }])),
     tables: new Map(t.rows.map((r) => [r.name, { inserted: Number(r.ins), updated: Number(r.upd), hot: Number(r.hot), deleted: Number(r.del), indexes: Number(r.indexes) }])),
   };
@@ -39,11 +42,32 @@ async function snapshot(db: pg.Client): Promise<Snapshot> {
 /** The bench's own queries (these snapshots), left out of the counts. */
 const OWN = /pg_stat_statements|pg_stat_user_tables/;
 
-export async function dbActivity(db: pg.Client): Promise<{ since: (before: { snap: Snapshot }, calls: number) => DbWork; snap: Snapshot }> {
+/**
+ * Index entries a table's new rows made: one per index, but in a partial index only for the rows
+ * its predicate holds for (counted among the rows made since `from`, by their "createdAt").
+ */
+async function entriesOf(db: pg.Client, table: string, from: string, inserted: number, nonHot: number): Promise<number> {
+  const idx = await db.query<{ pred: string | null }>(
+    `SELECT pg_get_expr(i.indpred, i.indrelid) AS pred FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname = $1`,
+    [table],
+  );
+  let entries = 0;
+  for (const { pred } of idx.rows) {
+    if (!pred) {
+      entries += inserted + nonHot;
+      continue;
+    }
+    const r = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}" WHERE "createdAt" >= $1::timestamp AND (${pred})`, [from]).catch(() => null);
+    entries += r ? Number(r.rows[0]!.n) : inserted + nonHot;
+  }
+  return entries;
+}
+
+export async function dbActivity(db: pg.Client): Promise<{ since: (before: { snap: Snapshot }, calls: number) => Promise<DbWork>; snap: Snapshot }> {
   const snap = await snapshot(db);
   return {
     snap,
-    since(before, calls) {
+    async since(before, calls) {
       const per = (n: number) => (n * 1000) / Math.max(1, calls);
       const statements: DbWork["statements"] = [];
       for (const [id, now] of snap.statements) {
@@ -57,14 +81,16 @@ export async function dbActivity(db: pg.Client): Promise<{ since: (before: { sna
       for (const [name, now] of snap.tables) {
         const was = before.snap.tables.get(name) ?? { inserted: 0, updated: 0, hot: 0, deleted: 0 };
         const d = { inserted: now.inserted - was.inserted, updated: now.updated - was.updated, hot: now.hot - was.hot, deleted: now.deleted - was.deleted };
-        if (d.inserted || d.updated || d.deleted) tables.push({ name, indexes: now.indexes, inserted: per(d.inserted), updated: per(d.updated), hot: per(d.hot), deleted: per(d.deleted) });
+        if (!d.inserted && !d.updated && !d.deleted) continue;
+        const entries = await entriesOf(db, name, before.snap.since, d.inserted, d.updated - d.hot);
+        tables.push({ name, indexes: now.indexes, inserted: per(d.inserted), updated: per(d.updated), hot: per(d.hot), deleted: per(d.deleted), entries: per(entries) });
       }
       tables.sort((a, b) => b.inserted + b.updated - (a.inserted + a.updated));
       const walBytes = statements.reduce((a, s) => a + s.walBytes, 0);
       return {
         statementsPer1000: statements.reduce((a, s) => a + s.calls, 0),
         rowsWrittenPer1000: tables.reduce((a, t) => a + t.inserted + t.updated + t.deleted, 0),
-        indexEntriesPer1000: tables.reduce((a, t) => a + (t.inserted + t.updated - t.hot) * t.indexes, 0),
+        indexEntriesPer1000: tables.reduce((a, t) => a + (t.entries ?? 0), 0),
         walBytesPerCall: walBytes / Math.max(1, calls),
         statements,
         tables,
@@ -85,7 +111,7 @@ export function dbWorkTable(w: DbWork): string {
     "",
     "| table | indexes | inserted / 1k | updated / 1k (HOT) | deleted / 1k | index entries / 1k |",
     "|---|---|---|---|---|---|",
-    ...w.tables.map((t) => `| ${t.name} | ${t.indexes} | ${t.inserted.toFixed(1)} | ${t.updated.toFixed(1)} (${t.hot.toFixed(1)}) | ${t.deleted.toFixed(1)} | ${((t.inserted + t.updated - t.hot) * t.indexes).toFixed(0)} |`),
+    ...w.tables.map((t) => `| ${t.name} | ${t.indexes} | ${t.inserted.toFixed(1)} | ${t.updated.toFixed(1)} (${t.hot.toFixed(1)}) | ${t.deleted.toFixed(1)} | ${(t.entries ?? 0).toFixed(0)} |`),
   ];
   return out.join("\n");
 }

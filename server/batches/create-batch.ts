@@ -4,6 +4,7 @@
 import { findFile } from "../files/find-file";
 import type { CallContext } from "../identity/principal";
 import { db } from "../infra/db/client";
+import { Channel, notify } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { inTransaction, jobQueue, QUEUES } from "../infra/jobs/boss";
 import { errors } from "../kernel/errors";
@@ -56,6 +57,8 @@ export async function createBatch(ctx: CallContext, req: BatchCreate): Promise<B
       // pg-boss caps an attempt at 24 h, the batch's own window.
       expireInSeconds: 24 * 3600,
     });
+    // Delivered at commit: instances with no batch process running start one (demand.ts).
+    await notify(tx, Channel.batchQueued, created.id);
     return created;
   });
   return toBatchObject(row);

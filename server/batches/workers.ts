@@ -14,10 +14,24 @@ export function stopBatchRuns(): void {
   stopping.abort();
 }
 
+/** Batches this process runs now, and when it last started or ended one (performance.now()). */
+const activity = { running: 0, lastAt: performance.now() };
+
+/** How long this process has run no batch (ms); 0 while it runs one. */
+export function idleForMs(): number {
+  return activity.running > 0 ? 0 : performance.now() - activity.lastAt;
+}
+
 export async function startBatchWorkers(concurrency: number, runLine: LineRunner): Promise<void> {
   if (stopping.signal.aborted) stopping = new AbortController();
   if (concurrency <= 0) return;
-  await workOneAtATime<BatchJobData>(await jobQueue(), QUEUES.batchRun, concurrency, (job) =>
-    runBatch(job.data.batchId, runLine, AbortSignal.any([job.signal, stopping.signal])),
-  );
+  await workOneAtATime<BatchJobData>(await jobQueue(), QUEUES.batchRun, concurrency, async (job) => {
+    activity.running++;
+    try {
+      await runBatch(job.data.batchId, runLine, AbortSignal.any([job.signal, stopping.signal]));
+    } finally {
+      activity.running--;
+      activity.lastAt = performance.now();
+    }
+  });
 }

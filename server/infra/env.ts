@@ -79,6 +79,8 @@ export const EnvSchema = z.object({
   VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
   /** Batch workers inside each gateway's first process (batches run at once; 0: none, use `npm run worker`). */
   BATCH_WORKERS: int(1),
+  /** A gateway instance's batch process ends after running no batch for this long, and none waits (seconds); it starts again with the next batch. */
+  BATCH_PROCESS_IDLE_SECONDS: int(60),
   /** The CPU priority (nice, 0 to 19) of a gateway instance's batch process: higher gives way more to live calls. */
   BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** Lines of one batch in flight at once, per worker. */
@@ -202,8 +204,8 @@ export const EnvSchema = z.object({
   /** Logs: pino's levels (`silent` for none); `pretty` for people, `json` for machines (default: pretty on a terminal). */
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
-  /** "false": no log line per /v1 request (errors are still logged). */
-  LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  /** A log line per /v1 request: "true", "false" (failures are still logged), or "auto": only while REQUEST_LOG is off. */
+  LOG_REQUESTS: z.enum(["true", "false", "auto"]).default("auto"),
   /** The request log (server/request-log/): every /v1 call as a row, written in batches; off: none. */
   REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   /** Bytes of answers the response cache keeps in each process's memory, in front of PostgreSQL. */

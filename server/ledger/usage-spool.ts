@@ -11,7 +11,7 @@ import { Spool } from "../infra/spool/spool";
 import { formatMoney } from "../kernel/money";
 import { toStored, type Movement } from "./movements";
 
-export { identityTag, Segment } from "../infra/spool/spool";
+export { identityTag, Segment, type Appended } from "../infra/spool/spool";
 
 export const SPOOL_PREFIX = "usage~";
 

@@ -23,7 +23,7 @@ import { leaseBook, type Hold, type LeaseBook } from "./credit-leases";
 import { noteKeySpent } from "../kernel/spend-notes";
 import { noteUsageApplied } from "../kernel/alert-notes";
 import { noteCounters } from "./budgets";
-import type { Segment, UsageSpool } from "./usage-spool";
+import type { Appended, Segment, UsageSpool } from "./usage-spool";
 
 type Pending = { movement: Movement; hold?: Hold; segment: Segment | null; resolve: () => void; reject: (err: unknown) => void; queuedAt: number };
 
@@ -63,11 +63,18 @@ export class UsageWriter {
    * committed, or when it failed (nothing charged) or was refused by the database.
    */
   record(movement: Movement, hold?: Hold): Promise<void> {
-    const segment = this.writeDown(movement);
+    const appended = this.writeDown(movement);
     return new Promise((resolve, reject) => {
-      this.queue.push({ movement, hold, segment, resolve, reject, queuedAt: performance.now() });
-      if (segment) resolve();
-      this.schedule(segment && this.queue.length < MAX_BATCH ? this.commitDelayMs : 0);
+      const p: Pending = { movement, hold, segment: appended?.segment ?? null, resolve, reject, queuedAt: performance.now() };
+      this.queue.push(p);
+      this.schedule(appended && this.queue.length < MAX_BATCH ? this.commitDelayMs : 0);
+      // Down in the spool with the other lines of this turn: the answer may end. A failed write
+      // leaves the movement unspooled: its answer waits for the commit, which comes at once.
+      appended?.written.then(resolve, (err: unknown) => {
+        log.error({ err, dir: this.spool?.dir }, "usage spool: write failed; this call's answer waits for its commit");
+        p.segment = null;
+        this.schedule(0);
+      });
     });
   }
 
@@ -96,10 +103,10 @@ export class UsageWriter {
     return done;
   }
 
-  private writeDown(movement: Movement): Segment | null {
+  private writeDown(movement: Movement): Appended | null {
     if (!this.spool) return null;
     try {
-      return this.spool.append(movement);
+      return this.spool.appendSoon(movement);
     } catch (err) {
       log.error({ err, dir: this.spool.dir }, "usage spool: write failed; this call's answer waits for its commit");
       return null;

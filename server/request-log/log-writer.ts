@@ -32,13 +32,21 @@ export class RequestLogWriter {
 
   record(row: RequestLogRow): void {
     if (logExportOn()) exportRow(row);
-    let segment: Segment | null = null;
+    // Written with the other lines of this turn (the answer went out already): one write(2) for them all.
+    const queued: Queued = { row, segment: null };
     try {
-      segment = this.spool?.append(row) ?? null;
+      const appended = this.spool?.appendSoon(row);
+      if (appended) {
+        queued.segment = appended.segment;
+        appended.written.catch((err: unknown) => {
+          log.warn({ err }, "request log: the spool could not be written; the row waits in memory");
+          queued.segment = null; // not in the file: nothing of it to mark committed there
+        });
+      }
     } catch (err) {
       log.warn({ err }, "request log: the spool could not be written; the row waits in memory");
     }
-    this.queue.push({ row, segment });
+    this.queue.push(queued);
     if (this.queue.length > MAX_QUEUED) this.queue.splice(0, this.queue.length - MAX_QUEUED);
     this.schedule(env.LOG_FLUSH_MS);
   }

@@ -20,6 +20,12 @@ import type { IncomingCall, Reply } from "./call";
 
 const log = logFor("http");
 
+/**
+ * A log line per request (LOG_REQUESTS): `auto` writes one only while the request log is off;
+ * with it on, every call is a row there already, and only failures (5xx) are written here too.
+ */
+const LOG_EVERY_REQUEST = env.LOG_REQUESTS === "true" || (env.LOG_REQUESTS === "auto" && env.REQUEST_LOG === "off");
+
 /** Distinct model labels one process reports at most; past them, `other` (a client cannot grow the series without bound). */
 const MAX_MODEL_LABELS = 200;
 const modelLabels = new Set<string>();
@@ -172,7 +178,7 @@ export class CallObservation implements CallObserver {
     if (this.nodeId) m.overhead.observe({ route: this.route }, Math.max(0, seconds - this.nodeMs / 1000));
     if (this.nodeId) m.upstreamDuration.observe({ model: this.model, node: this.nodeId }, this.nodeMs / 1000);
     if (this.span) this.endSpan(status);
-    if (status >= 500 || env.LOG_REQUESTS === "true") this.writeLog(status, seconds);
+    if (status >= 500 || LOG_EVERY_REQUEST) this.writeLog(status, seconds);
     if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) this.recordRow(status, seconds);
   }
 

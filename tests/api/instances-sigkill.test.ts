@@ -179,7 +179,7 @@ describe("an instance killed with SIGKILL under load", () => {
   it("with the usage spool and two processes: the second process killed mid-load is replaced, and its replacement commits what it left", async () => {
     const { workspace, secret, prices } = await workspaceWithPrices("sigkill second process");
     const spool = mkdtempSync(path.join(tmpdir(), "usage-spool-"));
-    const gateway = await instance({ USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "3000", WEB_CONCURRENCY: "2" });
+    const gateway = await instance({ USAGE_SPOOL_DIR: spool, USAGE_COMMIT_DELAY_MS: "3000", WEB_CONCURRENCY: "2", LOG_REQUESTS: "true" });
     // The first process hands connections out in turn once the second is ready.
     await until(async () => gateway.output(), (text) => /\(process 1\) ready/.test(text), 20_000);
     const first = gateway.child.proc.pid!;

@@ -22,6 +22,8 @@ export const Channel = {
   responseCacheCleared: "gateway_response_cache_cleared",
   /** Payload: `fail|ok <instance> <node id>`: a call to a node failed, or a node with failures served one. */
   breaker: "gateway_breaker",
+  /** Payload: a batch id: a batch was created (instances start their batch process, server/batches/demand.ts). */
+  batchQueued: "gateway_batch_queued",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

@@ -5,6 +5,12 @@
 // what they hold (replay.ts). The usage ledger and the request log each keep one, told apart by
 // the files' prefix.
 //
+// Lines are written together: an append is serialised at once and goes out with every other line
+// appended in the same turn of the event loop, in one write(2) per segment, right after that turn's
+// I/O callbacks (setImmediate). A caller that must know its line is down before it answers (the
+// usage ledger) waits for `written`; the request log, whose rows are recorded once their answer
+// went out, does not.
+//
 // Files are named `<prefix><pid>.<start time>~<segment>.jsonl` (process-identity.ts: a pid reused
 // by another process is not mistaken for the writer); a segment whose records are all committed
 // is emptied (or removed, once the process has moved on to a new one).
@@ -19,19 +25,27 @@ export const identityTag = (p: ProcessIdentity) => `${p.pid}.${p.startTime}`;
 
 export class Segment {
   bytes = 0;
-  /** Records written here and not yet committed. */
+  /** Records written here (or waiting for this turn's write) and not yet committed. */
   pending = 0;
   sealed = false;
+  /** Lines appended this turn, not yet written. */
+  lines: Buffer[] = [];
   constructor(
     readonly file: string,
     readonly fd: number,
   ) {}
 }
 
+/** What an append waits for: its line written (or the write's failure, its line then lost to the file). */
+export type Appended = { segment: Segment; written: Promise<void> };
+
 export class Spool<T> {
   private current: Segment | null = null;
   private next = 0;
   private readonly tag: string;
+  /** Segments with lines waiting for this turn's write, and the promise those lines' appends wait for. */
+  private waiting: Segment[] = [];
+  private turn: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } | null = null;
 
   constructor(
     readonly dir: string,
@@ -42,19 +56,64 @@ export class Spool<T> {
     this.tag = identityTag(owner);
   }
 
-  /** Writes a record down; throws when it could not (the caller then waits for its commit). */
+  /** Writes a record down now; throws when it could not (the caller then waits for its commit). */
   append(record: T): Segment {
+    const { segment } = this.appendSoon(record);
+    const failure = this.writeWaiting();
+    if (failure) throw failure;
+    return segment;
+  }
+
+  /**
+   * Queues a record for this turn's write. Throws when its segment cannot be opened; `written`
+   * rejects when the write failed (the record is then not in the file, and not pending in it).
+   */
+  appendSoon(record: T): Appended {
     const segment = this.segment();
     const line = Buffer.from(`${this.serialize(record)}\n`);
-    let written = 0;
-    while (written < line.length) written += writeSync(segment.fd, line, written);
+    segment.lines.push(line);
     segment.bytes += line.length;
     segment.pending++;
     if (segment.bytes >= SEGMENT_BYTES) {
       segment.sealed = true;
       this.current = null;
     }
-    return segment;
+    if (segment.lines.length === 1) this.waiting.push(segment);
+    if (!this.turn) {
+      let resolve!: () => void;
+      let reject!: (err: unknown) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => undefined); // a caller that does not wait is told nothing
+      this.turn = { promise, resolve, reject };
+      setImmediate(() => this.writeWaiting());
+    }
+    return { segment, written: this.turn.promise };
+  }
+
+  /** Writes every line waiting, one write(2) per segment; returns the failure, if a write failed. */
+  private writeWaiting(): unknown {
+    const turn = this.turn;
+    if (!turn) return null;
+    this.turn = null;
+    const segments = this.waiting.splice(0);
+    let failure: unknown = null;
+    for (const segment of segments) {
+      const lines = segment.lines;
+      segment.lines = [];
+      const block = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
+      try {
+        let written = 0;
+        while (written < block.length) written += writeSync(segment.fd, block, written);
+      } catch (err) {
+        // Those lines are not in the file: they no longer wait for a commit there.
+        failure = err;
+        segment.pending -= lines.length;
+        segment.bytes -= block.length;
+      }
+    }
+    if (failure) turn.reject(failure);
+    else turn.resolve();
+    return failure;
   }
 
   /** A record of `segment` is in PostgreSQL. */
@@ -73,6 +132,7 @@ export class Spool<T> {
 
   /** Closes the current segment, and removes it when nothing in it waits for a commit. */
   close(): void {
+    this.writeWaiting();
     const segment = this.current;
     if (!segment) return;
     this.current = null;

@@ -182,8 +182,9 @@ async function serve(): Promise<void> {
   const { PORT: port, HOST: hostname } = env;
   if (group) {
     group.start(processes);
-    // Batches run in a process of their own, after the serving ones, at a lower CPU priority (serveBatches).
-    if (env.BATCH_WORKERS > 0) group.startWorker(processes, "batches");
+    // Batches run in a process of their own, after the serving ones, at a lower CPU priority
+    // (serveBatches), started while there are batches to run (server/batches/demand.ts).
+    if (env.BATCH_WORKERS > 0) void runBatchesOnDemand(group, processes, telemetry.log);
     const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
     group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseWithWarning });
   } else {
@@ -270,6 +271,22 @@ async function loadTelemetry() {
 }
 
 /**
+ * Starts the instance's batch process when a batch is created (on any instance) or found waiting
+ * (now, and every DEMAND_POLL_MS); it ends itself once idle (serveBatches), and is looked for
+ * again at once then, in case a batch came meanwhile.
+ */
+async function runBatchesOnDemand(group: ProcessGroup, index: number, log: { error: (obj: object, msg: string) => void }): Promise<void> {
+  const { batchWorkWaiting, onBatchQueued, DEMAND_POLL_MS } = await import("../../batches/demand");
+  const start = () => group.startWorker(index, "batches", check);
+  const check = () => {
+    batchWorkWaiting().then((waiting) => waiting && start(), (err: unknown) => log.error({ err }, "could not look for batches waiting"));
+  };
+  await onBatchQueued(start, check).catch((err: unknown) => log.error({ err }, "could not listen for new batches"));
+  check();
+  setInterval(check, DEMAND_POLL_MS).unref();
+}
+
+/**
  * An instance's batch process: serves no connection, runs BATCH_WORKERS batches at the CPU
  * priority BATCH_NICE (server/background.ts startBatchProcess), and ends with the first process.
  */
@@ -302,6 +319,22 @@ async function serveBatches(): Promise<void> {
   await background.startSpoolReplay();
   await background.startBatchProcess();
   telemetry.log.info(`Gateway batch process ${process.pid} (process ${index}) runs ${env.BATCH_WORKERS} batch(es) at a time at nice ${env.BATCH_NICE}`);
+  // Once it has run nothing for BATCH_PROCESS_IDLE_SECONDS and no batch waits anywhere, it ends
+  // (exit code 0: not replaced; the first process starts another when a batch comes).
+  const { idleForMs } = await import("../../batches/workers");
+  const { batchWorkWaiting } = await import("../../batches/demand");
+  const idle = setInterval(() => {
+    if (stopping || idleForMs() < env.BATCH_PROCESS_IDLE_SECONDS * 1000) return;
+    void batchWorkWaiting().then(
+      (waiting) => {
+        if (waiting || stopping || idleForMs() < env.BATCH_PROCESS_IDLE_SECONDS * 1000) return;
+        clearInterval(idle);
+        void shutdown("idle: no batch to run");
+      },
+      () => undefined,
+    );
+  }, 5000);
+  idle.unref();
 }
 
 await (process.env.GATEWAY_PROCESS_ROLE === "batches" && !first ? serveBatches() : serve());

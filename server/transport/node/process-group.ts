@@ -20,7 +20,8 @@ export const READY = "gateway:ready";
 /** Sent by another process when a connection handed to it with its address closed. */
 export const CLOSED = "gateway:closed";
 
-type Peer = { index: number; proc: ChildProcess; ready: boolean; startedAt: number };
+/** `role`: a process that serves no connection (the batch process); absent for a serving one. */
+type Peer = { index: number; proc: ChildProcess; ready: boolean; startedAt: number; role?: string };
 type Say = (level: "info" | "error", msg: string) => void;
 type Message = { type: string; id: number; address?: string };
 
@@ -54,10 +55,13 @@ export class ProcessGroup {
 
   /**
    * Starts a process that serves no connection (it never says READY) and does `role`'s work
-   * (GATEWAY_PROCESS_ROLE), under the index after the serving ones; replaced like them when it exits.
+   * (GATEWAY_PROCESS_ROLE), under the index after the serving ones, unless one runs already. It
+   * is replaced like them when it fails; when it ends on its own (exit code 0: it had no more
+   * work), it is not, and `ended` is called.
    */
-  startWorker(index: number, role: string): void {
-    this.fork(index, { GATEWAY_PROCESS_ROLE: role });
+  startWorker(index: number, role: string, ended?: () => void): void {
+    if (this.stopping || this.peers.some((p) => p.role === role)) return;
+    this.fork(index, { GATEWAY_PROCESS_ROLE: role }, ended);
   }
 
   others(): ChildProcess[] {
@@ -120,9 +124,9 @@ export class ProcessGroup {
     });
   }
 
-  private fork(index: number, extraEnv: Record<string, string> = {}): void {
+  private fork(index: number, extraEnv: Record<string, string> = {}, ended?: () => void): void {
     const proc = fork(process.argv[1]!, process.argv.slice(2), { env: { ...process.env, ...extraEnv, GATEWAY_PROCESS_INDEX: String(index) } });
-    const peer: Peer = { index, proc, ready: false, startedAt: Date.now() };
+    const peer: Peer = { index, proc, ready: false, startedAt: Date.now(), role: extraEnv.GATEWAY_PROCESS_ROLE };
     this.peers.push(peer);
     proc.on("message", (message: Message) => {
       if (message?.type === READY) peer.ready = true;
@@ -133,9 +137,10 @@ export class ProcessGroup {
       this.peers = this.peers.filter((p) => p !== peer);
       this.perAddress?.removeAll(peer);
       if (this.stopping) return;
+      if (peer.role && code === 0) return void ended?.();
       const pause = Date.now() - peer.startedAt < QUICK_EXIT_MS ? 1000 : 0;
       this.say("error", `gateway process ${proc.pid} exited (${signal ?? code}); starting another${pause ? ` in ${pause} ms` : ""}`);
-      setTimeout(() => this.stopping || this.fork(index, extraEnv), pause);
+      setTimeout(() => this.stopping || this.fork(index, extraEnv, ended), pause);
     });
   }
 }
