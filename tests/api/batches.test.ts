@@ -11,7 +11,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setWorkspaceLimits } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
 import { projectRoot } from "../../server/infra/paths";
-import { expectApiError, newWorkspace } from "../helpers";
+import { readdirSync, readFileSync } from "node:fs";
+import { batchWorkWaiting } from "../../server/batches/demand";
+import { expectApiError, newWorkspace, until } from "../helpers";
+import { startGatewayInstance } from "../instances";
 import { freshWindow } from "../plans-fixtures";
 
 type Line = { custom_id: string; method: string; url: string; body: Record<string, unknown> };
@@ -303,3 +306,49 @@ async function waitForLines(batchId: string, n: number) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The batch processes of a gateway instance: its children started with GATEWAY_PROCESS_ROLE=batches. */
+function batchProcesses(root: number): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === root && readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes("GATEWAY_PROCESS_ROLE=batches")) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+describe("an instance's batch process", () => {
+  it("runs only while there are batches: none at boot, started when one is created, ended once idle and not replaced", async () => {
+    // The batches of the tests above are finished, so nothing is waiting that the instance would start one for.
+    await until(() => batchWorkWaiting(), (waiting) => !waiting, 60_000);
+    const instance = await startGatewayInstance({ env: { BATCH_WORKERS: "1", BATCH_PROCESS_IDLE_SECONDS: "1" } });
+    try {
+      const root = instance.child.proc.pid!;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(batchProcesses(root), "no batch process while no batch waits").toEqual([]);
+      const { secret } = await newWorkspace("5");
+      const openai = new OpenAI({ apiKey: secret, baseURL: `${instance.url}/v1` });
+      const file = await upload(openai, [chatLine("p0", "hello process"), chatLine("p1", "hello process again")]);
+      const batch = await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+      const started = await until(async () => batchProcesses(root), (pids) => pids.length === 1, 20_000);
+      expect(started.value).toHaveLength(1);
+      const done = await waitForBatch(openai, batch.id);
+      expect(done.status).toBe("completed");
+      expect(done.request_counts?.completed).toBe(2);
+      // Idle for BATCH_PROCESS_IDLE_SECONDS with nothing waiting: it ends, and is not started again.
+      const ended = await until(async () => batchProcesses(root), (pids) => pids.length === 0, 30_000);
+      expect(ended.value).toEqual([]);
+      expect(instance.output()).toMatch(/idle: no batch to run/);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(batchProcesses(root), "an idle batch process is not replaced").toEqual([]);
+    } finally {
+      await instance.kill();
+    }
+  }, 120_000);
+});

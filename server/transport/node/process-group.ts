@@ -140,7 +140,8 @@ export class ProcessGroup {
       if (peer.role && code === 0) return void ended?.();
       const pause = Date.now() - peer.startedAt < QUICK_EXIT_MS ? 1000 : 0;
       this.say("error", `gateway process ${proc.pid} exited (${signal ?? code}); starting another${pause ? ` in ${pause} ms` : ""}`);
-      setTimeout(() => this.stopping || this.fork(index, extraEnv, ended), pause);
+      // A worker is started again through startWorker: one may have been started meanwhile.
+      setTimeout(() => this.stopping || (peer.role ? this.startWorker(index, peer.role, ended) : this.fork(index, extraEnv)), pause);
     });
   }
 }

@@ -1,0 +1,99 @@
+// `npm run bench:heap`: what each of the gateway's processes holds. Boots the gateway as
+// bench/lib/ours.ts does, drives BENCH_RSS_REQUESTS (20,000) chat calls at BENCH_CONNECTIONS (64),
+// then has every gateway process write a V8 heap snapshot (SIGUSR2) and reports, per process: RSS
+// (its own memory and mapped files), V8's heap, and the heap's largest kinds of objects by their
+// own size. The snapshots stay in a temp folder to open in Chrome's DevTools.
+//
+//   npm run bench:heap
+//   BENCH_RSS_REQUESTS=100000 npm run bench:heap
+//   BENCH_CAPTURE=1 npm run bench:heap      # the calls' workspace keeps their bodies (request log capture)
+import "./lib/bench-env"; // first: sets the env
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runCannon } from "./lib/load";
+import { startOurs, waitUntilRoutable } from "./lib/ours";
+import { rssMb, rssParts } from "./lib/proc";
+import { startMock } from "./lib/servers";
+import { stopChild } from "../scripts/lib/processes";
+import { MOCK_MODEL } from "./mock-upstream";
+import { createWorkspace } from "../server/onboarding/create-workspace";
+import { setCaptureSettings } from "../server/request-log/capture/capture-settings";
+
+const REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 20_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-"));
+chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
+const snapshots = mkdtempSync(path.join(tmpdir(), "gateway-heap-"));
+process.env.GATEWAY_NODE_ARGS = `${process.env.GATEWAY_NODE_ARGS ?? ""} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`.trim();
+const body = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: "Say something short about latency." }], max_tokens: 16 });
+
+/** A snapshot's objects by kind (constructor, or V8's internal type), largest own size first. */
+function summarize(file: string, top = 15): { totalMb: number; kinds: [string, number, number][] } {
+  const snap = JSON.parse(readFileSync(file, "utf8")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
+  const fields = snap.snapshot.meta.node_fields;
+  const types = snap.snapshot.meta.node_types[0];
+  const [iType, iName, iSize] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [number, number, number];
+  const by = new Map<string, [number, number]>();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += fields.length) {
+    const type = types[snap.nodes[i + iType]!]!;
+    const size = snap.nodes[i + iSize]!;
+    total += size;
+    const name = snap.strings[snap.nodes[i + iName]!]!;
+    const kind = type === "object" || type === "closure" ? `${type} ${name.slice(0, 60)}` : type.includes("string") ? "strings" : type === "native" ? `native ${name.slice(0, 40)}` : type;
+    const e = by.get(kind) ?? [0, 0];
+    e[0] += size;
+    e[1]++;
+    by.set(kind, e);
+  }
+  const kinds = [...by].sort((a, b) => b[1][0] - a[1][0]).slice(0, top).map(([k, [s, n]]) => [k, s / 1048576, n] as [string, number, number]);
+  return { totalMb: total / 1048576, kinds };
+}
+
+const mock = await startMock();
+const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${mock.baseUrl}/v1`, log });
+const lines: string[] = [];
+try {
+  const url = `${ours.stack.baseUrl}/v1/chat/completions`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
+  await waitUntilRoutable(url, headers, body);
+  if (process.env.BENCH_CAPTURE === "1") {
+    const captured = await createWorkspace({ name: "captured", credits: "1000000", withKey: true });
+    await setCaptureSettings(captured.workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
+    headers.authorization = `Bearer ${captured.apiKey!.secret}`;
+  }
+  const r = await runCannon({ url, headers, body, connections: CONNECTIONS, amount: REQUESTS }, { target: ours.gatewayPids }, 0);
+  log(`${r.requests} requests, ${r.errors} errors`);
+  const pids = ours.gatewayPids();
+  for (const pid of pids) process.kill(pid, "SIGUSR2");
+  // A snapshot is written once its file stops growing.
+  let sizes = "";
+  for (let i = 0; i < 120; i++) {
+    await new Promise((res) => setTimeout(res, 1000));
+    const now = readdirSync(snapshots).map((f) => `${f}:${statSync(path.join(snapshots, f)).size}`).join(",");
+    if (readdirSync(snapshots).length >= pids.length && now === sizes) break;
+    sizes = now;
+  }
+  lines.push(`### Heap of each gateway process after ${r.requests} calls (${new Date().toISOString()})`, "");
+  for (const pid of pids) {
+    const file = readdirSync(snapshots).find((f) => f.includes(`.${pid}.`));
+    const { anon, file: mapped } = rssParts(pid);
+    lines.push(`#### process ${pid}: RSS ${Math.round(rssMb([pid])[0]!)} MB (${Math.round(anon)} own, ${Math.round(mapped)} mapped files)`, "");
+    if (!file) {
+      lines.push("(no snapshot)", "");
+      continue;
+    }
+    const s = summarize(path.join(snapshots, file));
+    lines.push(`V8 heap ${s.totalMb.toFixed(1)} MB (snapshot ${path.join(snapshots, file)})`, "", "| kind | MB | count |", "|---|---|---|");
+    for (const [k, mb, n] of s.kinds) lines.push(`| ${k.replace(/\|/g, "\\|")} | ${mb.toFixed(2)} | ${n} |`);
+    lines.push("");
+  }
+} finally {
+  await ours.stack.stop();
+  await stopChild(mock.child);
+  rmSync(scratch, { recursive: true, force: true });
+}
+process.stdout.write(`${lines.join("\n")}\n`);
+process.exit(0);
