@@ -1,7 +1,8 @@
 // Capture of request and answer bodies in the request log: off by default; on for a workspace (or
 // a key, either way); secrets and the workspace's patterns redacted; media kept as references; a
-// stream kept as its assembled answer; each body cut at the workspace's cap; stored compressed;
+// stream kept as its assembled answer; each body cut at the workspace's cap; stored compressed from 1 KB;
 // readable only by the workspace that owns it; dropped with its day's partition.
+import { gzipSync } from "node:zlib";
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
@@ -143,6 +144,20 @@ describe("capture of request and answer bodies", () => {
     expect(ref.kept).toBe(false);
     expect(String(ref.media)).toMatch(/^audio\//);
     expect(speechBody!.response).not.toContain(audio.subarray(0, 64).toString("base64"));
+  });
+
+  it("keeps a body under 1 KB as it is, not compressed (gzip would cost more than it saves), and reads both kinds back", async () => {
+    const { openai, workspace } = await newWorkspace("1");
+    await setCaptureSettings(workspace.id, { enabled: true });
+    const { response } = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "short and plain" }] }).withResponse();
+    const { entry, body } = await bodyOf(workspace.id, response.headers.get("x-request-id")!);
+    expect(parsed(body!.request).messages).toEqual([{ role: "user", content: "short and plain" }]);
+    const [stored] = await db.$queryRaw<{ raw: Uint8Array }[]>`SELECT "request" AS raw FROM "RequestLogBody" WHERE "id" = ${entry.request_id}`;
+    expect(Buffer.from(stored!.raw).toString()).toBe(body!.request);
+    // A short body an earlier version stored compressed is read back the same.
+    const zipped = gzipSync(Buffer.from(body!.request!));
+    await db.$executeRaw`UPDATE "RequestLogBody" SET "request" = ${zipped} WHERE "id" = ${entry.request_id}`;
+    expect((await logBody(workspace.id, entry.request_id, new Date(entry.created_at)))!.request).toBe(body!.request);
   });
 
   it("a key may turn capture on or off for its own calls, whatever the workspace says", async () => {

@@ -1,6 +1,6 @@
-// Captured bodies in PostgreSQL: gzip-compressed (on the thread pool, off the event loop) and
-// written with their log rows' batch, one statement per batch; read back one call at a time, for
-// the workspace that owns it only.
+// Captured bodies in PostgreSQL: gzip-compressed from 1 KB (on the thread pool, off the event loop,
+// four at a time; a shorter body is kept as it is) and written with their log rows' batch, one
+// statement per batch; read back one call at a time, for the workspace that owns it only.
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import { z } from "zod";
@@ -18,16 +18,43 @@ const INSERT_BODIES = `
     AS i(id, at, ws, req, res, req_bytes, res_bytes, truncated)
   ON CONFLICT DO NOTHING`;
 
-const packed = async (text: string | null) => (text === null ? null : (await gzipAsync(text)).toString("base64"));
+/**
+ * Bodies shorter than this are kept as they are: gzip saves little on them, and every gzip call
+ * sets up about 300 KB of zlib state (a batch of 1,000 rows compressed at once held ~500 MB).
+ */
+const COMPRESS_FROM = 1024;
+/** Bodies compressed at once: each holds its zlib state until done (the thread pool runs four at a time anyway). */
+const COMPRESSING = 4;
+/** gzip's first two bytes: a stored body that starts with them is compressed (JSON text never does). */
+const isGzip = (b: Uint8Array) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+async function packed(text: string | null): Promise<string | null> {
+  if (text === null) return null;
+  const bytes = Buffer.from(text);
+  return (bytes.length < COMPRESS_FROM ? bytes : await gzipAsync(bytes)).toString("base64");
+}
+
+/** `work` on every item, at most `limit` at a time, results in order. */
+async function inTurn<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
 
 /** Writes the bodies of the rows that carry some (a replayed batch writes none twice). */
 export async function writeBodies(rows: RequestLogRow[]): Promise<void> {
   const captured = rows.filter((r) => r.body && r.workspaceId);
   if (!captured.length) return;
-  const [requests, responses] = await Promise.all([
-    Promise.all(captured.map((r) => packed(r.body!.request))),
-    Promise.all(captured.map((r) => packed(r.body!.response))),
-  ]);
+  const both = await inTurn(captured, COMPRESSING, async (r) => [await packed(r.body!.request), await packed(r.body!.response)] as const);
+  const requests = both.map((b) => b[0]);
+  const responses = both.map((b) => b[1]);
   await writeQueryable.$queryRawUnsafe(
     INSERT_BODIES,
     captured.map((r) => r.id),
@@ -53,7 +80,7 @@ export const ZLogBody = z.object({
 });
 export type LogBody = z.infer<typeof ZLogBody>;
 
-const unpacked = async (bytes: Uint8Array | null) => (bytes ? (await gunzipAsync(bytes)).toString() : null);
+const unpacked = async (bytes: Uint8Array | null) => (bytes ? (isGzip(bytes) ? (await gunzipAsync(bytes)).toString() : Buffer.from(bytes).toString()) : null);
 
 /** A captured call's bodies, or null when the workspace has none for it. */
 export async function logBody(workspaceId: string, requestId: string, createdAt: Date): Promise<LogBody | null> {
