@@ -68,12 +68,15 @@ try {
   log(`${r.requests} requests, ${r.errors} errors`);
   const pids = ours.gatewayPids();
   for (const pid of pids) process.kill(pid, "SIGUSR2");
-  // A snapshot is written once its file stops growing.
+  // A snapshot is written once its file has stopped growing for a few seconds (V8 takes a while before it writes a byte).
   let sizes = "";
-  for (let i = 0; i < 120; i++) {
+  let still = 0;
+  for (let i = 0; i < 180 && still < 3; i++) {
     await new Promise((res) => setTimeout(res, 1000));
-    const now = readdirSync(snapshots).map((f) => `${f}:${statSync(path.join(snapshots, f)).size}`).join(",");
-    if (readdirSync(snapshots).length >= pids.length && now === sizes) break;
+    const files = readdirSync(snapshots);
+    const each = files.map((f) => statSync(path.join(snapshots, f)).size);
+    const now = files.map((f, j) => `${f}:${each[j]}`).join(",");
+    still = files.length >= pids.length && each.every((b) => b > 0) && now === sizes ? still + 1 : 0;
     sizes = now;
   }
   lines.push(`### Heap of each gateway process after ${r.requests} calls (${new Date().toISOString()})`, "");

@@ -9,7 +9,7 @@
 // them and a failure is logged. A process also remembers the event ids it emitted recently, so a
 // client retrying a refused call over and over does not cost a query per retry.
 import { randomUUID } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../infra/cache/bounded-lru";
 import { db } from "../infra/db/client";
 import { inTransaction } from "../infra/jobs/boss";
 import { logFor } from "../infra/telemetry/log";
@@ -19,7 +19,7 @@ import { subscribersAnywhere, subscribersOf, type Subscriber } from "./subscribe
 
 const log = logFor("alerts");
 
-const recent = new LRUCache<string, true>({ max: 50_000, ttl: 10 * 60_000 });
+const recent = boundedLru<string, true>(50_000, { ttl: 10 * 60_000 });
 
 export type EmitOptions = {
   /** Only these webhooks (e.g. those whose threshold was crossed); default: every subscriber. */

@@ -2,7 +2,7 @@
 // tells the alerts of every batch it commits and a refused call of its refusal, and a workspace
 // without webhooks (most of them) must cost no query each time. A change made here is seen at
 // once by this process and within SUBSCRIBERS_TTL_MS by the others.
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../infra/cache/bounded-lru";
 import { db } from "../infra/db/client";
 import type { AlertType } from "./events";
 
@@ -10,7 +10,7 @@ export type Subscriber = { id: string; workspaceId: string; events: string[]; ba
 
 const SUBSCRIBERS_TTL_MS = 3000;
 
-const cache = new LRUCache<string, Promise<Subscriber[]>>({ max: 20_000, ttl: SUBSCRIBERS_TTL_MS });
+const cache = boundedLru<string, Promise<Subscriber[]>>(20_000, { ttl: SUBSCRIBERS_TTL_MS });
 
 const select = { id: true, workspaceId: true, events: true, balanceBelow: true, spendShare: true } as const;
 

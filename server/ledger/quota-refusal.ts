@@ -2,12 +2,12 @@
 // to get credits: a workspace that never had any is told so (not that it has "no credits left").
 // Asked only when a call is refused, and remembered a moment per workspace, so a client retrying
 // a refused call does not make the database answer each time.
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../infra/cache/bounded-lru";
 import { db } from "../infra/db/client";
 import { errors, GatewayError } from "../kernel/errors";
 import { creditsHelp, DEFAULT_CREDITS_HELP } from "./credits-help";
 
-const funded = new LRUCache<string, boolean>({ max: 10_000, ttl: 5000 });
+const funded = boundedLru<string, boolean>(10_000, { ttl: 5000 });
 
 async function everFunded(workspaceId: string): Promise<boolean> {
   const known = funded.get(workspaceId);

@@ -13,7 +13,7 @@
 // (which reserves each call's highest cost, server/ledger/credit-leases.ts), a key's limit admits a
 // call while `spent` is below it: the overshoot is at most the calls in flight plus those admitted
 // on instances whose entry is still within that bound.
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../../infra/cache/bounded-lru";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
@@ -49,7 +49,7 @@ export type KeyVerification =
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-const lastUsedWritten = new LRUCache<string, number>({ max: 100_000 });
+const lastUsedWritten = boundedLru<string, number>(100_000);
 
 /**
  * `spent` only ever grows, so of two readings the larger is the newer: a load that started

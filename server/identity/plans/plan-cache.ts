@@ -1,7 +1,7 @@
 // What the request path needs of a workspace's plans and default limits, from memory: loaded once
 // per workspace, dropped on every instance by NOTIFY when a plan or a default changes, and never
 // used once KEY_CACHE_MAX_AGE_MS old (the bound when a notification is lost).
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../../infra/cache/bounded-lru";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
@@ -100,7 +100,7 @@ export async function captureFor(principal: Principal): Promise<CaptureSettings 
 }
 
 /** When a plan id missing from memory was last looked up in the database. */
-const missed = new LRUCache<string, number>({ max: 10_000 });
+const missed = boundedLru<string, number>(10_000);
 const MISS_RETRY_MS = 1000;
 
 /**

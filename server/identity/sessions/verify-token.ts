@@ -3,7 +3,7 @@
 // expires, so a warm token costs a map lookup, not a signature check; its session's revocation is
 // checked on every call, from a cache that NOTIFY keeps right on every instance.
 import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
-import { LRUCache } from "lru-cache";
+import { boundedLru } from "../../infra/cache/bounded-lru";
 import { db } from "../../infra/db/client";
 import { FreshCache, Channel } from "../../infra/cache/fresh-cache";
 import { env } from "../../infra/env";
@@ -21,7 +21,7 @@ type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 type Verified = { principal: SessionPrincipal; expiresAt: number; issuer?: { id: string; iss: string } };
 type SessionRow = { revoked: boolean; spendCap: string | null } | null;
 
-const verified = new LRUCache<string, Verified>({ max: 50_000 });
+const verified = boundedLru<string, Verified>(50_000);
 
 const sessions = new FreshCache<SessionRow>({
   name: "sessions",

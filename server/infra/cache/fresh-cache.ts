@@ -2,7 +2,8 @@
 // background once `refreshMs` old and not used once `maxAgeMs` old, and a NOTIFY on its channel
 // evicts it at once on every instance (payload: the key, or "*"). A load that started before an
 // eviction cannot put its stale value back. Concurrent misses of one key share one load.
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { boundedLru } from "./bounded-lru";
 import { Channel, listen, type ChannelName } from "../db/notify";
 import { logFor } from "../telemetry/log";
 
@@ -29,7 +30,7 @@ export class FreshCache<V> {
   readonly stats = { loads: 0 };
 
   constructor(private readonly options: FreshCacheOptions<V>) {
-    this.cache = new LRUCache({ max: options.max ?? 100_000 });
+    this.cache = boundedLru(options.max ?? 100_000);
   }
 
   async get(key: string): Promise<V> {
