@@ -28,7 +28,7 @@ describe("npm run cli: key create with permissions", () => {
     const openai = client(apiKey);
     await expect(openai.models.list()).rejects.toMatchObject({ status: 403, code: "insufficient_permissions" });
     expect((await openai.embeddings.create({ model: EMBED, input: "x" })).data).toHaveLength(1);
-  });
+  }, 90_000); // several CLI processes in turn, like cli-plans.test.ts
 
   it("an unknown permission, an empty list and a model outside the key's plan are usage errors, and nothing is created", async () => {
     const ws = await newWorkspaceId();
@@ -50,7 +50,7 @@ describe("npm run cli: key create with permissions", () => {
     const moved = await cli("key", "set-plan", ws, narrow.id, plan.id);
     expect(moved.code).not.toBe(0);
     expect(moved.stderr).toContain(EMBED);
-  });
+  }, 90_000);
 });
 
 describe("dashboard: keys.create with permissions", () => {
