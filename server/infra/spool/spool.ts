@@ -109,6 +109,7 @@ export class Spool<T> {
         failure = err;
         segment.pending -= lines.length;
         segment.bytes -= block.length;
+        if (segment.sealed && segment.pending === 0) this.retire(segment);
       }
     }
     if (failure) turn.reject(failure);
@@ -121,13 +122,18 @@ export class Spool<T> {
     segment.pending--;
     if (segment.pending > 0) return;
     if (segment.sealed) {
-      closeSync(segment.fd);
-      unlinkSync(segment.file);
+      this.retire(segment);
     } else if (segment.bytes > 0) {
       // Everything written here is committed: start the file over (O_APPEND writes at its new end).
       ftruncateSync(segment.fd, 0);
       segment.bytes = 0;
     }
+  }
+
+  /** A sealed segment with nothing left to commit: closed and removed. */
+  private retire(segment: Segment): void {
+    closeSync(segment.fd);
+    unlinkSync(segment.file);
   }
 
   /** Closes the current segment, and removes it when nothing in it waits for a commit. */
