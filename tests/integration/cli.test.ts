@@ -38,7 +38,7 @@ describe("npm run cli", () => {
     expect(revoked.key.revokedAt).not.toBeNull();
     const human = await cli("key", "list", ws.id);
     expect(human.stdout).toContain(created.key.prefix);
-  });
+  }, 90_000); // the CLI run several times in turn, like cli-plans.test.ts
 
   it("bad arguments print the usage on stderr, exit non-zero and write nothing", async () => {
     const cases = [
@@ -59,7 +59,7 @@ describe("npm run cli", () => {
     }
     expect(await db.workspace.count({ where: { name: "Half" } })).toBe(0);
     expect(await db.node.count({ where: { name: { in: ["x", "y"] } } })).toBe(0);
-  });
+  }, 90_000);
 
   it("an unknown id is an error on stderr with exit 1", async () => {
     const r = await cli("credits", "add", "ws_nope", "1");
@@ -85,7 +85,7 @@ describe("npm run cli", () => {
     const removed = await cli("node", "remove", out.node.id, "--json");
     expect(removed.code).toBe(0);
     expect(await db.node.count({ where: { name: "cli-node" } })).toBe(0);
-  });
+  }, 90_000);
 
   it("model list prints the catalog", async () => {
     const r = await cli("model", "list", "--json");
