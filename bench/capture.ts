@@ -10,10 +10,8 @@ import { CONNECTIONS, RATE, SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; //
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createWorkspace } from "../server/onboarding/create-workspace";
-import { setCaptureSettings } from "../server/request-log/capture/capture-settings";
 import { runCannon, runRate } from "./lib/load";
-import { startOurs, waitUntilRoutable } from "./lib/ours";
+import { capturingWorkspaceKey, startOurs, waitUntilRoutable } from "./lib/ours";
 import { startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
@@ -31,12 +29,11 @@ chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
 const mock = await startMock();
 const ours = await startOurs({ dataDir: path.join(scratch, "data"), mockV1: `${mock.baseUrl}/v1`, log });
 try {
-  const captured = await createWorkspace({ name: "captured", credits: "1000000", withKey: true });
-  await setCaptureSettings(captured.workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
+  const capturedKey = await capturingWorkspaceKey();
   const url = `${ours.stack.baseUrl}/v1/chat/completions`;
   const headers = {
     off: { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` },
-    on: { "content-type": "application/json", authorization: `Bearer ${captured.apiKey!.secret}` },
+    on: { "content-type": "application/json", authorization: `Bearer ${capturedKey}` },
   };
   await waitUntilRoutable(url, headers.off, PLAIN);
   await waitUntilRoutable(url, headers.on, PLAIN);

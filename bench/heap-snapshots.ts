@@ -12,13 +12,11 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCannon } from "./lib/load";
-import { startOurs, waitUntilRoutable } from "./lib/ours";
+import { capturingWorkspaceKey, startOurs, waitUntilRoutable } from "./lib/ours";
 import { rssMb, rssParts } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
-import { createWorkspace } from "../server/onboarding/create-workspace";
-import { setCaptureSettings } from "../server/request-log/capture/capture-settings";
 
 const REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -60,9 +58,7 @@ try {
   const headers = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
   await waitUntilRoutable(url, headers, body);
   if (process.env.BENCH_CAPTURE === "1") {
-    const captured = await createWorkspace({ name: "captured", credits: "1000000", withKey: true });
-    await setCaptureSettings(captured.workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
-    headers.authorization = `Bearer ${captured.apiKey!.secret}`;
+    headers.authorization = `Bearer ${await capturingWorkspaceKey()}`;
   }
   const r = await runCannon({ url, headers, body, connections: CONNECTIONS, amount: REQUESTS }, { target: ours.gatewayPids }, 0);
   log(`${r.requests} requests, ${r.errors} errors`);

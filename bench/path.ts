@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runCannon } from "./lib/load";
-import { startOurs, waitUntilRoutable } from "./lib/ours";
+import { capturingWorkspaceKey, startOurs, waitUntilRoutable } from "./lib/ours";
 import { rssMb } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { dbActivity, dbWorkTable, STATS_SETTLE_MS, type DbWork } from "./lib/db-work";
@@ -22,8 +22,6 @@ import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
 import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
-import { createWorkspace } from "../server/onboarding/create-workspace";
-import { setCaptureSettings } from "../server/request-log/capture/capture-settings";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? Math.min(DEFAULT_SECONDS, 8));
 const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture").split(",").map((r) => r.trim()).filter(Boolean);
@@ -68,9 +66,7 @@ try {
   const url = `${ours.stack.baseUrl}/v1/chat/completions`;
   const auth = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
   await waitUntilRoutable(url, auth, BODIES.plain!.body);
-  const captured = await createWorkspace({ name: "captured", credits: "1000000", withKey: true });
-  await setCaptureSettings(captured.workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
-  const capturedKey = captured.apiKey!.secret;
+  const capturedKey = await capturingWorkspaceKey();
   const pids = ours.gatewayPids();
   const groups: Record<string, () => number[]> = { PostgreSQL: ours.postgresPids };
   for (const pid of pids) groups[roleOf(pid)] = () => [pid];

@@ -7,6 +7,7 @@ import path from "node:path";
 import { ensureBuilt } from "../../scripts/lib/build";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { createWorkspace } from "../../server/onboarding/create-workspace";
+import { setCaptureSettings } from "../../server/request-log/capture/capture-settings";
 import { freePort } from "../../server/infra/net/free-port";
 import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { registerNode } from "../../server/routing/nodes/register-node";
@@ -67,4 +68,11 @@ export async function waitUntilRoutable(url: string, headers: Record<string, str
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the gateway never served the mock's model: ${last}`);
+}
+
+/** A workspace of its own whose calls keep their bodies (32 KiB each, one redaction pattern): its API key. */
+export async function capturingWorkspaceKey(): Promise<string> {
+  const captured = await createWorkspace({ name: "captured", credits: "1000000", withKey: true });
+  await setCaptureSettings(captured.workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
+  return captured.apiKey!.secret;
 }

@@ -4,18 +4,14 @@
 // in batches, one statement every few milliseconds, behind the answers. An entry removed or
 // replaced anywhere is dropped from every process's memory by NOTIFY; expired ones are never
 // answered and are swept from the table.
-import { promisify } from "node:util";
-import { gunzip } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import { writePool, writeQueryable } from "../infra/db/write-pool";
+import { storedText } from "../infra/storage/stored-text";
 import { Channel, listen } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
 
 const log = logFor("response-cache");
-const gunzipAsync = promisify(gunzip);
-/** Entries stored gzip-compressed by an earlier version start with gzip's magic bytes. */
-const isGzip = (b: Uint8Array) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 /** A cached answer: a JSON object, or the payloads of a stream's events in order (with its framing). */
 export type CachedAnswer = { kind: "json"; body: unknown } | { kind: "sse"; events: string[]; named: boolean; done: boolean };
@@ -107,7 +103,7 @@ export async function findEntry(workspaceId: string, scope: string, hash: string
   const found = await lookUp(workspaceId, scope, hash);
   if (!found) return null;
   const { n: _n, ...row } = found;
-  const text = isGzip(row.body) ? (await gunzipAsync(row.body)).toString() : Buffer.from(row.body).toString();
+  const text = await storedText(row.body);
   const body = JSON.parse(text) as unknown;
   const answer: CachedAnswer = row.kind === "sse" ? { kind: "sse", events: body as string[], named: row.named, done: row.done } : { kind: "json", body };
   const entry: CacheEntry = { workspaceId, scope, hash, ...row, answer, expiresAt: row.expiresAt.getTime() };

@@ -2,14 +2,14 @@
 // four at a time; a shorter body is kept as it is) and written with their log rows' batch, one
 // statement per batch; read back one call at a time, for the workspace that owns it only.
 import { promisify } from "node:util";
-import { gunzip, gzip } from "node:zlib";
+import { gzip } from "node:zlib";
 import { z } from "zod";
 import { db } from "../../infra/db/client";
 import { writeQueryable } from "../../infra/db/write-pool";
+import { storedText } from "../../infra/storage/stored-text";
 import type { RequestLogRow } from "../log-row";
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 const INSERT_BODIES = `
   INSERT INTO "RequestLogBody" ("id", "createdAt", "workspaceId", "request", "response", "requestBytes", "responseBytes", "truncated")
@@ -25,8 +25,6 @@ const INSERT_BODIES = `
 const COMPRESS_FROM = 1024;
 /** Bodies compressed at once: each holds its zlib state until done (the thread pool runs four at a time anyway). */
 const COMPRESSING = 4;
-/** gzip's first two bytes: a stored body that starts with them is compressed (JSON text never does). */
-const isGzip = (b: Uint8Array) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 async function packed(text: string | null): Promise<string | null> {
   if (text === null) return null;
@@ -80,7 +78,7 @@ export const ZLogBody = z.object({
 });
 export type LogBody = z.infer<typeof ZLogBody>;
 
-const unpacked = async (bytes: Uint8Array | null) => (bytes ? (isGzip(bytes) ? (await gunzipAsync(bytes)).toString() : Buffer.from(bytes).toString()) : null);
+const unpacked = async (bytes: Uint8Array | null) => (bytes ? await storedText(bytes) : null);
 
 /** A captured call's bodies, or null when the workspace has none for it. */
 export async function logBody(workspaceId: string, requestId: string, createdAt: Date): Promise<LogBody | null> {
