@@ -13,7 +13,7 @@ import { WORKER_ID } from "../server/inference/videos/render-video";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/inference/videos/workers";
 import { startDeliveryWorkers } from "../server/alerts/deliver";
 import { batchLines } from "../server/batch-lines";
-import { startBatchWorkers } from "../server/batches/workers";
+import { startBatchWorkers, stopBatchRuns } from "../server/batches/workers";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
 if (!url) {
@@ -30,6 +30,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info(`worker ${WORKER_ID}: ${signal}, finishing running renders (up to 10 s)`);
   stopVideoSweeps();
+  // Running batches start no further line; their jobs fail this attempt and are resumed by another worker.
+  stopBatchRuns();
   await stopJobQueue(10_000).catch((err) => log.error({ err }, "stopping the queue failed"));
   await stopListening().catch(() => undefined);
   await disconnectDb().catch(() => undefined);

@@ -1,13 +1,15 @@
 // Batch lines are a background tier of their caller's traffic: they pass the same rate limits as
 // live calls, but only while the window has more than the live share left (BATCH_RATE_SHARE of
 // each limit is all a batch may take), so a batch never starves its key's live calls. Lines
-// starting together must not all read the same room: each line's start is counted here, in the
-// same synchronous step as the check, and a process's lines take at most the batch share of a
-// window's requests. A line that finds no room waits for the next window instead of failing; a
-// line refused by the limits anyway (another instance took the rest) waits as long as the refusal
-// says and runs again.
+// starting together must not all read the same room: each line's start is counted in a
+// shared window of their own (`batch:<scope>`, taken like the live windows, in PostgreSQL), so the
+// lines of a scope take at most the batch share of a window's requests whichever processes and
+// instances run them: a batch resumed by another process after its worker stopped does not start
+// the window's count again. A line that finds no room waits for the next window instead of
+// failing; a line refused by the limits anyway (another instance took the rest) waits as long as
+// the refusal says and runs again.
 import { accessOf } from "../admission/admit";
-import { peekRateLimits } from "../admission/limits/rate-gate";
+import { peekRateLimits, rateWindows } from "../admission/limits/rate-gate";
 import type { Principal } from "../identity/principal";
 import { env } from "../infra/env";
 import type { RateLimitState } from "../kernel/call-outcome";
@@ -29,18 +31,10 @@ export function waitForShare(state: RateLimitState, share = env.BATCH_RATE_SHARE
   return wait;
 }
 
-const MINUTE = 60_000;
-/** Batch lines started in this process, by rate-limit scope, in the current window. */
-const started = new Map<string, { window: number; count: number }>();
-
-/** Counts a line's start against the batch share of the scope's requests per minute; false when the share is used up. */
-function takeStart(scope: string, rpm: number, share: number, now: number): boolean {
-  const window = now - (now % MINUTE);
-  let s = started.get(scope);
-  if (!s || s.window !== window) started.set(scope, (s = { window, count: 0 }));
-  if (s.count >= Math.max(1, Math.floor(rpm * share))) return false;
-  s.count++;
-  return true;
+/** Counts a line's start against the batch share of the scope's requests per minute (shared by every process); the wait before the next window when the share is used up, else 0. */
+async function takeStart(scope: string, rpm: number, share: number, now: number): Promise<number> {
+  const taken = await rateWindows().take(`batch:${scope}`, Math.max(1, Math.floor(rpm * share)), 1, now);
+  return taken.ok ? 0 : taken.resetMs;
 }
 
 /** Waits until the caller's windows have room for a batch line beyond its live share, and counts the line. */
@@ -49,9 +43,8 @@ export async function awaitBackgroundTurn(principal: Principal, signal?: AbortSi
     const access = await accessOf(principal);
     const scope = access.limitScope;
     if (!scope || (access.limits.rpm === null && access.limits.tpm === null)) return;
-    const now = Date.now();
     let wait = waitForShare(peekRateLimits(scope, access.limits));
-    if (wait <= 0 && access.limits.rpm !== null && !takeStart(scope, access.limits.rpm, env.BATCH_RATE_SHARE, now)) wait = MINUTE - (now % MINUTE);
+    if (wait <= 0 && access.limits.rpm !== null) wait = await takeStart(scope, access.limits.rpm, env.BATCH_RATE_SHARE, Date.now());
     if (wait <= 0 || signal?.aborted) return;
     await sleep(wait + 5, signal);
   }

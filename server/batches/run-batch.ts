@@ -57,7 +57,8 @@ export async function runBatch(batchId: string, runLine: LineRunner, signal?: Ab
   }
   if (batch.status === "in_progress" || batch.status === "cancelling") {
     const stopped = await runLines(batch, lines, runLine, signal);
-    if (stopped === "shutdown") return; // another attempt resumes it
+    // Failing the attempt (not ending it) is what makes pg-boss retry the job: the next attempt resumes the batch.
+    if (stopped === "shutdown") throw new Error(`batch ${batch.id}: this process stopped; the next attempt resumes it`);
     await finalizeBatch(batch, lines, stopped);
   } else if (batch.status === "finalizing") {
     await finalizeBatch(batch, lines, null);
@@ -129,6 +130,8 @@ async function runOne(batch: BatchRow, line: InputLine, principal: Principal | G
   const factor = await priceFactorOf(line.body.model);
   for (let attempt = 0; ; attempt++) {
     await awaitBackgroundTurn(principal, signal);
+    // Stopped while it waited for its turn: the line is not run here, the attempt that resumes the batch runs it.
+    if (signal?.aborted) throw new Error(`batch ${batch.id}: this process stopped before line ${line.index} ran`);
     const ctx = lineContext(batch, line, principal, factor);
     try {
       const answer = await runLine.run(ctx, batch.endpoint, lineBody(line.body));

@@ -257,44 +257,70 @@ async function startWorker(): Promise<Worker> {
   return w;
 }
 
-describe("a batch worker killed with -9", () => {
-  it("its batch is resumed by another worker where it stopped: every line run, none charged twice", async () => {
+/** Creates batches of ten slow lines until `worker` holds one; all created, and the held one's id and tag. */
+async function batchHeldBy(worker: Worker, workspaceId: string, openai: OpenAI) {
+  const lines = (tag: string) => Array.from({ length: 10 }, (_, i) => chatLine(`${tag}${i}`, `${tag} ${i} [sim:slow]`));
+  // The gateway's own batch process takes some, the outside worker the others (or all go outside).
+  const batches = [];
+  for (let i = 0; i < 4; i++) {
+    batches.push(await openai.batches.create({ input_file_id: (await upload(openai, lines(`k${i}`))).id, endpoint: "/v1/chat/completions", completion_window: "24h" }));
+    const deadline = Date.now() + 4000;
+    while (Date.now() < deadline) {
+      const row = await db.batch.findFirst({ where: { workspaceId, workerId: worker.id, status: "in_progress" }, select: { id: true } });
+      if (row) {
+        const tag = `k${batches.findIndex((b) => b.id === row.id)}`;
+        return { batches, held: row.id, expected: lines(tag).map((l) => l.custom_id).sort() };
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error("no batch was taken by the worker");
+}
+
+/** The batch ran every line once: each in the output once, one usage event per line, and the batch's cost their sum. */
+async function expectEveryLineOnce(openai: OpenAI, workspaceId: string, batchId: string, customIds: string[]) {
+  const done = await waitForBatch(openai, batchId, undefined, 120_000);
+  expect(done.status).toBe("completed");
+  expect(done.request_counts).toEqual({ total: 10, completed: 10, failed: 0 });
+  expect((await jsonl(openai, done.output_file_id)).map((l) => l.custom_id).sort()).toEqual(customIds);
+  const events = await eventsOf(workspaceId, batchId);
+  expect(events.map((e) => e.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `${batchId}:${i}`).sort());
+  const sum = events.reduce((s, e) => s.plus(e.cost.toString()), new Decimal(0));
+  expect(new Decimal((done as unknown as { cost: string }).cost).toString()).toBe(sum.toString());
+}
+
+describe("a batch worker that stops mid-batch", () => {
+  it("killed with -9: its batch is resumed by another worker where it stopped, every line run, none charged twice", async () => {
     const { workspace, openai } = await newWorkspace("5");
     const victim = await startWorker();
-    // Two batches of slow lines: the gateway's inline worker takes one, the outside worker the other (or both go outside).
-    const lines = (tag: string) => Array.from({ length: 10 }, (_, i) => chatLine(`${tag}${i}`, `${tag} ${i} [sim:slow]`));
-    const batches = [];
-    let held: string | null = null;
-    for (let i = 0; i < 4 && !held; i++) {
-      batches.push(await openai.batches.create({ input_file_id: (await upload(openai, lines(`k${i}`))).id, endpoint: "/v1/chat/completions", completion_window: "24h" }));
-      const deadline = Date.now() + 4000;
-      while (!held && Date.now() < deadline) {
-        const row = await db.batch.findFirst({ where: { workspaceId: workspace.id, workerId: victim.id, status: "in_progress" }, select: { id: true } });
-        held = row?.id ?? null;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    expect(held, "a batch was taken by the worker to be killed").not.toBeNull();
+    const { batches, held, expected } = await batchHeldBy(victim, workspace.id, openai);
     // Let it finish some lines, then kill it mid-line.
-    await waitForLines(held!, 2);
+    await waitForLines(held, 2);
     victim.proc.kill("SIGKILL");
-    const before = await db.batchLine.count({ where: { batchId: held! } });
+    const before = await db.batchLine.count({ where: { batchId: held } });
     await startWorker();
 
-    const done = await waitForBatch(openai, held!, undefined, 120_000);
-    expect(done.status).toBe("completed");
-    expect(done.request_counts).toEqual({ total: 10, completed: 10, failed: 0 });
-    const row = await db.batch.findUniqueOrThrow({ where: { id: held! } });
+    await expectEveryLineOnce(openai, workspace.id, held, expected);
+    const row = await db.batch.findUniqueOrThrow({ where: { id: held } });
     expect(row.attempts).toBeGreaterThanOrEqual(2);
     expect(row.workerId, `attempts ${row.attempts}, killed ${victim.id} after ${before} lines`).not.toBe(victim.id);
     expect(before).toBeGreaterThanOrEqual(2);
-    // Every line once in the output, one usage event per line, and the batch's cost their sum.
-    const tag = `k${batches.findIndex((b) => b.id === held)}`;
-    expect((await jsonl(openai, done.output_file_id)).map((l) => l.custom_id).sort()).toEqual(lines(tag).map((l) => l.custom_id).sort());
-    const events = await eventsOf(workspace.id, held!);
-    expect(events.map((e) => e.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `${held}:${i}`).sort());
-    const sum = events.reduce((s, e) => s.plus(e.cost.toString()), new Decimal(0));
-    expect(new Decimal((done as unknown as { cost: string }).cost).toString()).toBe(sum.toString());
+    await Promise.all(batches.map((b) => waitForBatch(openai, b.id, undefined, 120_000)));
+  }, 240_000);
+
+  it("stopped with SIGTERM: it starts no further line and exits, and the batch is resumed elsewhere, not left in progress", async () => {
+    const { workspace, openai } = await newWorkspace("5");
+    const leaving = await startWorker();
+    const { batches, held, expected } = await batchHeldBy(leaving, workspace.id, openai);
+    await waitForLines(held, 2);
+    const exited = new Promise<number | null>((resolve) => leaving.proc.once("exit", (code) => resolve(code)));
+    leaving.proc.kill("SIGTERM");
+    expect(await exited, "a stopped worker exits cleanly").toBe(0);
+    await startWorker();
+
+    await expectEveryLineOnce(openai, workspace.id, held, expected);
+    const row = await db.batch.findUniqueOrThrow({ where: { id: held } });
+    expect(row.attempts).toBeGreaterThanOrEqual(2);
     await Promise.all(batches.map((b) => waitForBatch(openai, b.id, undefined, 120_000)));
   }, 240_000);
 });
