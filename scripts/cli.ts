@@ -10,6 +10,7 @@ import { logCommands } from "./cli/log-commands";
 import { nodeCommands } from "./cli/node-commands";
 import { print } from "./cli/output";
 import { planCommands } from "./cli/plan-commands";
+import { routeCommands } from "./cli/route-commands";
 import { sessionCommands } from "./cli/session-commands";
 import { signingKeyCommands } from "./cli/signing-key-commands";
 import { userCommands } from "./cli/user-commands";
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   ...auditCommands,
   ...logCommands,
   ...cacheCommands,
+  ...routeCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

@@ -46,6 +46,10 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   cache clear WORKSPACE_ID [--model M | --key KEY_ID] [--json]   (remove response cache entries)
   cache settings WORKSPACE_ID [--default-on|--default-off] [--ttl S] [--max-ttl S]
                  [--price-fraction 0..1] [--sampling|--no-sampling] [--json]
+  route set WORKSPACE_ID|--global --file route.json [--json]   (create or replace a route)
+  route list WORKSPACE_ID|--global [--json]   (a workspace's routes and the gateway-wide ones)
+  route show WORKSPACE_ID|--global NAME [--json]
+  route remove WORKSPACE_ID|--global NAME [--json]
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
@@ -97,6 +101,12 @@ webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/A
 balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),
 budget.exceeded, node.down, node.up, video.failed. The URL must be public https (or allowed by
 OUTBOUND_ALLOW).
+
+route: virtual models (docs/ROUTING.md). A route is a JSON file: {"name", "strategy" (weighted,
+fallback, least-latency, lowest-cost, least-busy), "targets": [{"model", "node"?, "weight"?}],
+"retry"?: {"attempts", "backoff_ms", "on": [429, 5xx, timeout, context_length]}, "conditions"?:
+[{"when": CEL, "use": route or model}]}. --global sets the gateway-wide routes every workspace
+sees (a workspace's own route of the same name takes its place).
 
 user promote makes a signed-up user a gateway operator (nodes, credits, install settings); user
 demote takes it back (users named in OPERATOR_EMAILS stay operators).`;

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = {
   "node.update": "(gateway-wide) A node changed: the fields that changed, api_key as [secret].",
   "node.remove": "(gateway-wide) A node was removed: its fields before.",
   "model.price": "(gateway-wide) A model was priced: the prices per 1M tokens that changed.",
+  "route.set": "A route (virtual model) was created or changed: the fields that changed (a gateway-wide one has no workspace).",
+  "route.remove": "A route was removed: its fields before.",
   "settings.credits_help": "(gateway-wide) The text about getting credits changed: text.",
   // The workspace's webhooks (the signing secret as [secret], never its value) and its capture of
   // request and answer bodies.

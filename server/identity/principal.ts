@@ -16,6 +16,8 @@ export type Principal =
       kind: "api_key";
       workspaceId: string;
       keyId: string;
+      /** The key's name (route conditions read it as `key.name`); absent where a key is made up (tests, tools). */
+      keyName?: string;
       planId: string | null;
       /** The key's operation groups and models (keys/permissions.ts); absent or null: unrestricted. */
       grant?: KeyGrant | null;

@@ -19,4 +19,6 @@ export type CallContext<P extends Payer = Payer> = {
    * is charged (the model's batch discount), a decimal string.
    */
   batchLine?: { eventId: string; priceFactor: string };
+  /** The id of the response a call creates (`/v1/responses`), made once per call: a routed call asks each target's service for its call, and they must name the same response. */
+  responseId?: string;
 };

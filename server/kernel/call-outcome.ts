@@ -19,6 +19,12 @@ export type PhaseTiming = { phase: string; ms: number };
 /** What the response cache did with the call: answered it, stored its answer, or was told not to look. */
 export type CacheStatus = "hit" | "miss" | "bypass";
 
+/** One attempt of a routed call: the target (model, and the node that served or failed it), how it ended, and how long it took. */
+export type RouteAttempt = { model: string; node: string | null; status: number; error: string | null; ms: number };
+
+/** A call to a route (a virtual model): the route, the target that answered (none when all failed), and every attempt. */
+export type RoutingOutcome = { route: string; target: { model: string; node: string | null } | null; attempts: RouteAttempt[] };
+
 export type CallOutcome = {
   rateLimits?: RateLimitState;
   payment?: PaymentReceipt;
@@ -27,6 +33,8 @@ export type CallOutcome = {
   cache?: CacheStatus;
   /** The call's tags (its metadata's and its x-gateway-tags header's): on its usage event and its log row. */
   tags?: Record<string, string>;
+  /** Set by the pipeline's route stage for a call that named a route. */
+  routing?: RoutingOutcome;
 };
 
 /** Adds how long `phase` took since `since` (performance.now()). */

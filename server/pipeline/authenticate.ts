@@ -65,7 +65,7 @@ export async function authenticateBearer(header: string | null, spends: boolean)
   const result = await verifyKey(match[1]);
   if (!result.valid) throw errors.invalidApiKey(MESSAGES[result.reason]);
   if (spends && result.spendLimitReached) throw errors.keySpendLimitReached();
-  const principal: Extract<Principal, { kind: "api_key" }> = { kind: "api_key", workspaceId: result.workspaceId, keyId: result.keyId, planId: result.planId, grant: result.grant };
+  const principal: Extract<Principal, { kind: "api_key" }> = { kind: "api_key", workspaceId: result.workspaceId, keyId: result.keyId, keyName: result.keyName, planId: result.planId, grant: result.grant };
   if (result.capture !== null) principal.capture = result.capture;
   if (result.cache) principal.cache = result.cache;
   return principal;

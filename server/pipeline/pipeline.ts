@@ -8,7 +8,8 @@
 //   admit         plan's models, rate limits, spend caps, then a hold
 //                 on the balance or an x402 payment -> Metering         admission/admit.ts
 //   [cache]       the response cache: an entry here
-//   route         the model -> a node, failing over before a first byte routing/nodes/router.ts
+//   route         a route's name -> its targets, tried in turn          pipeline/route-stage.ts
+//                 the model -> a node, failing over before a first byte routing/nodes/router.ts
 //   call provider the node's wire format, streams included              providers/
 //   meter         units -> one usage event through the batched writer   ledger/meter.ts
 //   [log]         the request log: an entry here
@@ -33,6 +34,7 @@ import type { CacheHeaders } from "../response-cache/directive";
 import { assertTier, authenticate, type Caller, type Credential, type Target } from "./authenticate";
 import { planCache, runCached, type CachePlan } from "./cache-stage";
 import { cacheOnByDefault } from "../identity/plans/plan-cache";
+import { routedCall, routeOf } from "./route-stage";
 
 /** What the pipeline tells the request's telemetry (the transport's CallObservation). */
 export type PipelineObserver = CallObserver & {
@@ -63,7 +65,7 @@ export type CallRequest = {
 };
 
 /** A call being run: its caller, what it produced beside its answer, and the cache headers it sent (none from the dashboard). */
-export type RunningCall = Caller & { requestId: string; outcome: CallOutcome; observer?: CallObserver; cacheHeaders?: CacheHeaders };
+export type RunningCall = Caller & { requestId: string; outcome: CallOutcome; observer?: CallObserver; cacheHeaders?: CacheHeaders; region?: string };
 
 /** A path whose every operation needs no credential. */
 const isOpen = (match: RouteMatch) => (match.kind === "served" && match.op.tier === "none") || (match.kind === "method_not_allowed" && match.open);
@@ -82,7 +84,7 @@ function targetOf(match: RouteMatch): Target | null {
 export async function runCall(req: CallRequest): Promise<unknown> {
   const { match, observer } = req;
   if (match.kind === "served" || match.kind === "unserved") observer.operation(match.op);
-  const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer, cacheHeaders: { mode: req.header("x-gateway-cache"), ttl: req.header("x-gateway-cache-ttl") } };
+  const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer, cacheHeaders: { mode: req.header("x-gateway-cache"), ttl: req.header("x-gateway-cache-ttl") }, region: req.header("x-gateway-region") };
   try {
     // The credential is checked before anything else on every /v1 path (unknown ones too).
     if (!isOpen(match)) {
@@ -126,9 +128,12 @@ export async function runOperation(op: AnyOperation, call: RunningCall, raw: unk
   assertTier(op.tier, call);
   const input = validate(op, raw);
   // The tier was checked: the principal is there for every tier but `none`, whose handlers take it as optional.
-  const result = await op.handler(call as CallContext<Principal>, input);
-  if (!(result instanceof ModelCall)) return result;
   const ctx = call as CallContext<Principal>;
+  // [route]: a `model` that names a route (a virtual model) is resolved to its targets here.
+  let route = routeOf(call, input);
+  if (route instanceof Promise) route = await route;
+  const result = route ? await routedCall(op, ctx, input as Record<string, unknown>, route, call.region?.trim().toUpperCase() || null) : await op.handler(ctx, input);
+  if (!(result instanceof ModelCall)) return result;
   const cache = op.cached ? await cachePlanFor(op, input as Record<string, unknown>, ctx, call.cacheHeaders ?? {}) : null;
   const metering = await admit(ctx, result.spec);
   try {

@@ -3,6 +3,7 @@
 // classified (an UpstreamFailure) so the router knows what may be retried.
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../infra/env";
+import { attemptScope } from "../kernel/attempt-scope";
 import { clientSpan, inTrace } from "../infra/telemetry/tracing";
 import { UpstreamFailure } from "./upstream-failure";
 import { wireHeaders, type Wire } from "./wire";
@@ -74,17 +75,21 @@ type RequestOptions = { body?: Dispatcher.DispatchOptions["body"]; headers?: Rec
 
 async function send(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
   let res: Dispatcher.ResponseData;
+  // A route's attempt may bring its own first-byte timeout, and a signal for its whole-attempt timeout.
+  const scope = attemptScope();
+  const signal = scope?.signal ? (options.signal ? AbortSignal.any([options.signal, scope.signal]) : scope.signal) : options.signal;
   try {
     res = await poolFor(url.origin).request({
       method,
       path: url.pathname + url.search,
       headers: { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) },
       body: options.body,
-      signal: options.signal,
-      headersTimeout: env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      signal,
+      headersTimeout: scope?.firstByteTimeoutMs ?? env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
       bodyTimeout: env.UPSTREAM_IDLE_TIMEOUT_MS,
     });
   } catch (err) {
+    if (scope?.signal?.aborted && !options.signal?.aborted) throw new UpstreamFailure("timeout", "the route's timeout for this target passed");
     throw classify(err);
   }
   if (res.statusCode >= 400) throw await failureOf(res);

@@ -1,5 +1,6 @@
 // One /v1 call as the request log keeps it (the RequestLog table), served or not.
 import type { CapturedBody } from "./capture/body-capture";
+import type { RoutingOutcome } from "../kernel/call-outcome";
 
 export type RequestLogRow = {
   id: string;
@@ -29,6 +30,8 @@ export type RequestLogRow = {
   tags: Record<string, string> | null;
   clientIp: string | null;
   userAgent: string | null;
+  /** A call to a route: the route, the target that answered and every attempt; null for a call that named its model. */
+  routing?: RoutingOutcome | null;
   /** Its request and answer, when the workspace (or the key) captures them: a RequestLogBody row. */
   body?: CapturedBody | null;
 };
@@ -43,7 +46,7 @@ const COLUMNS: [keyof RequestLogRow, string][] = [
   ["nodeId", "text"], ["credential", "text"], ["apiKeyId", "text"], ["planId", "text"], ["subject", "text"], ["payer", "text"],
   ["status", "int"], ["errorCode", "text"], ["durationMs", "int"], ["upstreamMs", "int"], ["firstByteMs", "int"],
   ["inputTokens", "int"], ["outputTokens", "int"], ["cost", "numeric"], ["usageEstimated", "bool"], ["cache", "text"],
-  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"], ["body", "bool"],
+  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"], ["routing", "text"], ["body", "bool"],
 ];
 
 /** The table's column for a row field (`body` is the `captured` flag; the bodies go to RequestLogBody). */
@@ -51,7 +54,7 @@ const column = (c: keyof RequestLogRow) => (c === "body" ? "captured" : c);
 
 const select = COLUMNS.map(([c]) => {
   if (c === "createdAt") return `(i."createdAt"::timestamptz AT TIME ZONE 'UTC')`;
-  if (c === "tags") return `i."tags"::jsonb`;
+  if (c === "tags" || c === "routing") return `i."${c}"::jsonb`;
   return `i."${c}"`;
 });
 
@@ -77,6 +80,8 @@ export function insertParams(rows: RequestLogRow[]): unknown[][] {
           return ms(r[column]);
         case "tags":
           return r.tags ? JSON.stringify(r.tags) : null;
+        case "routing":
+          return r.routing ? JSON.stringify(r.routing) : null;
         case "body":
           return Boolean(r.body);
         case "model":

@@ -29,6 +29,9 @@ const EXPOSED = [
   "payment-response",
   "server-timing",
   "x-gateway-cache",
+  "x-gateway-route",
+  "x-gateway-target",
+  "x-gateway-attempts",
 ].join(", ");
 
 /** Request headers a preflight may ask for when it does not say (OpenAI's SDKs send these). */
@@ -119,6 +122,12 @@ export function addOutcomeHeaders(outcome: CallOutcome, headers: ReplyHeaders): 
   if (outcome.timings?.length) headers["server-timing"] = outcome.timings.map((t) => `${t.phase};dur=${t.ms.toFixed(1)}`).join(", ");
   if (outcome.payment) headers["payment-response"] = encoding().encodePaymentResponseHeader(outcome.payment);
   if (outcome.cache) headers["x-gateway-cache"] = outcome.cache;
+  const routing = outcome.routing;
+  if (routing) {
+    headers["x-gateway-route"] = routing.route;
+    headers["x-gateway-attempts"] = String(routing.attempts.length);
+    if (routing.target) headers["x-gateway-target"] = routing.target.node ? `${routing.target.model}@${routing.target.node}` : routing.target.model;
+  }
 }
 
 /** The frames a stream ends with after its last event: the x402 payment settled when it was done. */

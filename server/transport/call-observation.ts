@@ -209,6 +209,7 @@ export class CallObservation implements CallObserver {
       usageEstimated: this.usageEstimated,
       cache: o?.cache ?? null,
       tags: o?.tags ?? null,
+      routing: o?.routing ?? null,
       clientIp: this.call.clientIp?.() ?? null,
       userAgent: this.call.header("user-agent") ?? null,
       body: this.captured && (this.captured.request(this.input), this.captured.finish()),

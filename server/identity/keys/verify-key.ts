@@ -25,6 +25,7 @@ import { grantOf, type KeyGrant } from "./permissions";
 
 type KeyRecord = {
   id: string;
+  name: string;
   workspaceId: string;
   expiresAt: number | null;
   revokedAt: number | null;
@@ -45,7 +46,7 @@ export type KeyCache = { defaultOn: boolean | null; ownScope: boolean };
 
 export type KeyVerification =
   /** `spendLimitReached`: what the key has spent is at its limit; it may still read, not spend. */
-  | { valid: true; keyId: string; workspaceId: string; planId: string | null; grant?: KeyGrant; capture: boolean | null; cache: KeyCache | null; spendLimitReached: boolean }
+  | { valid: true; keyId: string; keyName: string; workspaceId: string; planId: string | null; grant?: KeyGrant; capture: boolean | null; cache: KeyCache | null; spendLimitReached: boolean }
   | { valid: false; reason: "malformed" | "not_found" | "revoked" | "expired" };
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -69,11 +70,12 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
     keyCacheStats.databaseLoads += 1;
     const row = await db.apiKey.findUnique({
       where: { hash },
-      select: { id: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true, cacheDefault: true, cacheOwnScope: true },
+      select: { id: true, name: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true, cacheDefault: true, cacheOwnScope: true },
     });
     return (
       row && {
         id: row.id,
+        name: row.name,
         workspaceId: row.workspaceId,
         expiresAt: row.expiresAt?.getTime() ?? null,
         revokedAt: row.revokedAt?.getTime() ?? null,
@@ -111,7 +113,7 @@ export async function verifyKey(secret: string): Promise<KeyVerification> {
   touch(record.id, now);
   const spendLimitReached = record.spendLimit !== null && money(record.spent).gte(record.spendLimit);
   // An unrestricted key's grant is undefined, so its principal is what it was before restrictions existed.
-  return { valid: true, keyId: record.id, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, capture: record.capture, cache: record.cache, spendLimitReached };
+  return { valid: true, keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, planId: record.planId, grant: record.grant ?? undefined, capture: record.capture, cache: record.cache, spendLimitReached };
 }
 
 /** For tests and tools: forget every cached key. */

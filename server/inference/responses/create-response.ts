@@ -60,7 +60,7 @@ export async function createResponse(ctx: CallContext, request: ResponseCreate):
   const conversationId = conversationIdOf(req.conversation);
   const chatRequest = toChatRequest(req, [...(await history(workspaceId, req.previous_response_id, conversationId)), ...inputItems]);
   assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
-  const id = `resp_${randomBase62(24)}`;
+  const id = (ctx.responseId ??= `resp_${randomBase62(24)}`);
   // The usage event's id is the response id: one charge per response. The reservation is held
   // until that charge commits (for background and streamed responses, after the call returns).
   const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id };

@@ -24,6 +24,8 @@ export const Channel = {
   breaker: "gateway_breaker",
   /** Payload: a batch id: a batch was created (instances start their batch process, server/batches/demand.ts). */
   batchQueued: "gateway_batch_queued",
+  /** Payload: `<scope> <name>`: a route was set or removed (server/routing/routes/route-cache.ts). */
+  routesChanged: "gateway_routes_changed",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

@@ -40,6 +40,11 @@ function define() {
       labelNames: ["model", "node"] as const,
       buckets: SECONDS,
     }),
+    routeCalls: new Counter({
+      name: "gateway_route_attempts_total",
+      help: "Attempts of calls to routes (virtual models), by route, target (model, or model@node) and outcome (ok, or the failure: 429, 5xx, timeout, context_length, error).",
+      labelNames: ["route", "target", "outcome"] as const,
+    }),
     tokens: new Counter({
       name: "gateway_tokens_total",
       help: "Tokens of charged calls, by model and direction (input, output).",

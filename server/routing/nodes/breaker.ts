@@ -46,6 +46,12 @@ function countFailure(nodeId: string, now = Date.now()): void {
 }
 
 /** Whether the node may take a call now. Past the cooldown, one trial call is let through. */
+/** Whether the node's breaker is open now (no call goes to it), without taking its trial call. */
+export function breakerOpen(nodeId: string, now = Date.now()): boolean {
+  const s = states.get(nodeId);
+  return !!s && s.failures >= env.BREAKER_FAILURES && (now < s.openUntil || s.trial);
+}
+
 export function breakerAllows(nodeId: string, now = Date.now()): boolean {
   subscribe();
   const s = states.get(nodeId);

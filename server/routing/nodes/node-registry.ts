@@ -21,6 +21,8 @@ export type RoutableNode = {
   headers: Record<string, string>;
   weight: number;
   online: boolean;
+  /** Where the node is (ISO country code), for routes that prefer the caller's region. */
+  country: string;
   /** gateway model id -> the node's own model name */
   models: Map<string, string>;
 };
@@ -49,6 +51,7 @@ async function load(): Promise<RoutableNode[]> {
       headers: wireHeaders(r.wire, apiKey),
       weight: r.weight,
       online: r.status === "online",
+      country: r.country.toUpperCase(),
       models: new Map(r.models.map((m) => [m.modelId, m.upstreamModel])),
     };
   });

@@ -2,6 +2,7 @@
 // breaker allows it, the one with the fewest outstanding calls per unit of weight wins.
 // A failure before any output (connect error, timeout to first byte, 429, 5xx) is retried
 // once on another node.
+import { attemptScope } from "../../kernel/attempt-scope";
 import { GatewayError } from "../../kernel/errors";
 import { REQUEST_ERRORS, UpstreamFailure } from "../../providers/upstream-failure";
 import { breakerAllows, recordFailure, recordSuccess } from "./breaker";
@@ -93,10 +94,15 @@ export async function withFailover<T>(
 ): Promise<{ result: T; routed: Routed; release: () => void }> {
   const tried = new Set<string>();
   let lastFailure: UpstreamFailure | undefined;
+  // A route's target pinned to a node (routing/routes/): only that node serves it.
+  const scope = attemptScope();
+  const pinned = scope?.node;
+  const only = pinned ? (n: RoutableNode) => n.id === pinned || n.name === pinned : undefined;
   for (let round = 0; round < 2; round++) {
-    const routed = await pickNode(modelId, tried);
+    const routed = await pickNode(modelId, tried, only);
     if (!routed) break;
     tried.add(routed.node.id);
+    if (scope) scope.served = { id: routed.node.id, name: routed.node.name };
     const release = acquire(routed.node.id);
     try {
       const result = await attempt(routed);
