@@ -24,7 +24,7 @@ import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? Math.min(DEFAULT_SECONDS, 8));
-const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture").split(",").map((r) => r.trim()).filter(Boolean);
+const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture,routed").split(",").map((r) => r.trim()).filter(Boolean);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const messages = [{ role: "user", content: "Say something short about latency." }];
 const BODIES: Record<string, { body: string; headers?: Record<string, string>; unique?: boolean }> = {
@@ -32,6 +32,8 @@ const BODIES: Record<string, { body: string; headers?: Record<string, string>; u
   stream: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16, stream: true, stream_options: { include_usage: true } }) },
   hit: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }), headers: { "x-gateway-cache": "use" } },
   miss: { body: JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: `Say something. ${UNIQUE}` }], max_tokens: 16 }), headers: { "x-gateway-cache": "use" }, unique: true },
+  // routed: the same call named by a gateway-wide route (one target: the mock model), against plain.
+  routed: { body: JSON.stringify({ model: "bench-route", messages, max_tokens: 16 }) },
   // capture: a workspace of its own keeps request and answer bodies (32 KiB each, one redaction pattern).
   capture: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }) },
 };
@@ -67,6 +69,12 @@ try {
   const auth = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
   await waitUntilRoutable(url, auth, BODIES.plain!.body);
   const capturedKey = await capturingWorkspaceKey();
+  if (ROWS.includes("routed")) {
+    const route = { name: "bench-route", strategy: "fallback", targets: [{ model: MOCK_MODEL }], conditions: [], max_wait_ms: 2000, exploration: 0.05, prefer_region: false };
+    await db.query(`INSERT INTO "Route" ("scope", "name", "definition", "updatedAt") VALUES ('*', 'bench-route', $1, now()) ON CONFLICT DO NOTHING`, [JSON.stringify(route)]);
+    await db.query(`SELECT pg_notify('gateway_routes_changed', '* bench-route')`);
+    await waitUntilRoutable(url, auth, BODIES.routed!.body);
+  }
   const pids = ours.gatewayPids();
   const groups: Record<string, () => number[]> = { PostgreSQL: ours.postgresPids };
   for (const pid of pids) groups[roleOf(pid)] = () => [pid];

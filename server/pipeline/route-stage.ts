@@ -22,7 +22,7 @@ import { allRoutes, routeIn, routesNow, type LoadedRoute } from "../routing/rout
 import { planRoute, type Candidate } from "../routing/routes/plan-route";
 import type { RetryOn } from "../routing/routes/route-schema";
 import { targetHealth } from "../routing/routes/target-health";
-import { coolDown, recordLatency, startAttempt } from "../routing/routes/target-stats";
+import { coolDown, listenForCoolDowns, recordLatency, startAttempt } from "../routing/routes/target-stats";
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +84,7 @@ async function factsOf(ctx: CallContext<Principal>, input: Json, routeName: stri
  */
 export async function routedCall(op: AnyOperation, ctx: CallContext<Principal>, input: Json, route: LoadedRoute, region: string | null): Promise<unknown> {
   const name = route.definition.name;
+  listenForCoolDowns();
   const routes = routesNow() ?? (await allRoutes());
   const [health, catalog] = await Promise.all([targetHealth(region), getCatalog()]);
   const needsFacts = route.conditions.length > 0;
@@ -179,7 +180,7 @@ async function attempt(
       if (kind === "429") {
         const wait = retryAfterMs(err);
         if (wait !== null) {
-          coolDown(c.key, Date.now() + wait);
+          await coolDown(c.key, Date.now() + wait);
           if (wait <= policy.max_wait_ms && !later.some((l) => l.c.key === c.key)) later.push({ c, at: Date.now() + wait });
         }
       }

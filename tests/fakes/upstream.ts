@@ -10,13 +10,19 @@ export type FakeUpstream = {
   calls: number;
   mode: FakeMode;
   healthy: boolean;
+  /** Waits this long before answering (ms). */
+  delayMs: number;
+  /** The Retry-After a `rate-limited` answer carries (seconds). */
+  retryAfter: string;
+  /** Refuses a prompt longer than this many characters with 400 context_length_exceeded (0: any length). */
+  contextChars: number;
   close: () => Promise<void>;
 };
 
 const USAGE = { prompt_tokens: 11, completion_tokens: 20, total_tokens: 31, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
 
 export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
-  const fake: FakeUpstream = { url: "", calls: 0, mode: "ok", healthy: true, close: async () => undefined };
+  const fake: FakeUpstream = { url: "", calls: 0, mode: "ok", healthy: true, delayMs: 0, retryAfter: "1", contextChars: 0, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     if (req.url === "/v1/models") {
       res.writeHead(fake.healthy ? 200 : 500, { "content-type": "application/json" });
@@ -28,8 +34,14 @@ export async function startFakeUpstream(model: string): Promise<FakeUpstream> {
     req.on("end", async () => {
       fake.calls += 1;
       if (fake.mode === "hang") return; // never answers: the gateway's first-byte timeout decides
+      if (fake.delayMs) await new Promise((r) => setTimeout(r, fake.delayMs));
+      if (fake.contextChars && JSON.stringify((JSON.parse(body) as { messages?: unknown }).messages ?? "").length > fake.contextChars) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "This model's maximum context length was exceeded.", type: "invalid_request_error", code: "context_length_exceeded", param: "messages" } }));
+        return;
+      }
       if (fake.mode === "rate-limited") {
-        res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+        res.writeHead(429, { "content-type": "application/json", "retry-after": fake.retryAfter });
         res.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit_error", code: null, param: null } }));
         return;
       }

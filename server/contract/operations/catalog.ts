@@ -6,6 +6,12 @@ import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog
 import { networkStatus } from "../../routing/nodes/network-status";
 import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
 import { allowedModels } from "../../admission/admit";
+import { getCatalog } from "../../routing/catalog/catalog-cache";
+import type { ModelType } from "../../routing/catalog/model-card";
+import { allRoutes } from "../../routing/routes/route-cache";
+import { routeModelObjects } from "../../routing/routes/route-models";
+import type { Principal } from "../../identity/principal";
+import type { KeyPermission } from "../../identity/keys/permissions";
 import { errors } from "../../kernel/errors";
 import { operation } from "../operation";
 
@@ -29,12 +35,21 @@ export const modelsList = operation({
   output: ZModelList,
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  // A caller on a plan sees the models its plan allows.
+  // The catalog's models and the routes the caller's workspace can name, only those it may call:
+  // its plan's and key's model lists, and a restricted key's operation groups.
   handler: async (ctx) => {
-    const [list, allowed] = await Promise.all([listModels(), allowedModels(ctx.principal)]);
-    return allowed ? { ...list, data: list.data.filter((m) => allowed.has(m.id)) } : list;
+    const [list, allowed, routes, catalog] = await Promise.all([listModels(), allowedModels(ctx.principal), allRoutes(), getCatalog()]);
+    const groups = permissionsOf(ctx.principal);
+    const data = [...list.data, ...routeModelObjects(routes, ctx.principal.workspaceId, catalog)].filter((m) => (!allowed || allowed.has(m.id)) && (!groups || groups.has(GROUP_OF[m.type])));
+    return { ...list, data };
   },
 });
+
+/** The operation group that calls a model of each type (a key without it cannot call the model). */
+const GROUP_OF: Record<ModelType, KeyPermission> = { chat: "text", moderation: "text", embedding: "embeddings", speech: "audio", transcription: "audio", image: "images", video: "videos" };
+
+/** A restricted key's (or its session's) operation groups; null: every group. */
+const permissionsOf = (p: Principal) => (p.kind === "api_key" || p.kind === "session" ? (p.grant?.permissions ?? null) : null);
 
 export const modelsGet = operation({
   id: "models.get",

@@ -26,6 +26,8 @@ export const Channel = {
   batchQueued: "gateway_batch_queued",
   /** Payload: `<scope> <name>`: a route was set or removed (server/routing/routes/route-cache.ts). */
   routesChanged: "gateway_routes_changed",
+  /** Payload: `<until ms> <target key>`: a route's target said to wait (Retry-After); every process passes it over until then. */
+  routeCooldown: "gateway_route_cooldown",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

@@ -88,8 +88,11 @@ export function routesNow(): Routes | undefined {
 export async function allRoutes(): Promise<Routes> {
   const current = state.gatewayRoutes;
   if (current) return current;
+  // Listening before the first load: a change committed while the process starts is either in
+  // the load or notified after it, never missed until the next refresh.
   subscribe();
-  return state.gatewayRoutesLoading ?? reload();
+  await subscribed;
+  return state.gatewayRoutes ?? state.gatewayRoutesLoading ?? reload();
 }
 
 /** The route a workspace's caller means by `name` (its own, else the operator's), or null: a model. */

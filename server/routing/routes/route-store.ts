@@ -50,7 +50,7 @@ async function check(def: RouteDefinition, workspaceId: string | null): Promise<
   });
   const routes = await visibleDefinitions(workspaceId);
   routes.set(def.name, def);
-  const names = [...def.targets.map((t) => t.model), ...def.conditions.map((c) => c.use)];
+  const names = [def.name, ...def.targets.map((t) => t.model), ...def.conditions.map((c) => c.use)];
   const models = new Set((await db.model.findMany({ where: { id: { in: names } }, select: { id: true } })).map((m) => m.id));
   if (models.has(def.name)) throw errors.invalidRequest(`\`${def.name}\` is a catalog model's id; a route needs a name of its own.`, "name");
   for (const [i, t] of def.targets.entries()) {
