@@ -13,6 +13,7 @@ import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
+import { routesRouter } from "./routers/routes";
 import { workspacesRouter } from "./routers/workspaces";
 import { x402Router } from "./routers/x402";
 
@@ -44,6 +45,7 @@ export const appRouter = router({
   playground: playgroundRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
+  routes: routesRouter,
   workspaces: workspacesRouter,
   x402: x402Router,
 });
