@@ -25,6 +25,7 @@ const NAV = [
   { href: "members", label: "Members" },
   { href: "settings", label: "Settings" },
   { href: "webhooks", label: "Webhooks" },
+  { href: "routes", label: "Routes" },
   { href: "audit", label: "Audit log" },
   { href: "network", label: "Network status" },
 ];

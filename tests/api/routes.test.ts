@@ -246,6 +246,8 @@ describe("routes", () => {
     const restricted = new OpenAI({ apiKey: secret, baseURL: `${baseUrl()}/v1` });
     const types = new Set((await restricted.models.list()).data.map((m) => (m as unknown as { type: string }).type));
     expect([...types].sort()).toEqual(["chat", "embedding", "moderation"]);
+    await expect(restricted.models.retrieve("local-image")).rejects.toMatchObject({ status: 404 });
+    expect(await restricted.models.retrieve("listed")).toMatchObject({ id: "listed", owned_by: "route", type: "chat" });
     const limited = await db.$transaction((tx) => createKey(tx, { workspaceId: workspace.id, name: "one model", models: [A] }));
     expect((await new OpenAI({ apiKey: limited.secret, baseURL: `${baseUrl()}/v1` }).models.list()).data.map((m) => m.id)).toEqual([A]);
   });

@@ -9,7 +9,7 @@ import { allowedModels } from "../../admission/admit";
 import { getCatalog } from "../../routing/catalog/catalog-cache";
 import type { ModelType } from "../../routing/catalog/model-card";
 import { allRoutes } from "../../routing/routes/route-cache";
-import { routeModelObjects } from "../../routing/routes/route-models";
+import { routeModelDetail, routeModelObjects } from "../../routing/routes/route-models";
 import type { Principal } from "../../identity/principal";
 import type { KeyPermission } from "../../identity/keys/permissions";
 import { errors } from "../../kernel/errors";
@@ -69,7 +69,13 @@ export const modelsGet = operation({
   handler: async (ctx, input) => {
     const allowed = await allowedModels(ctx.principal);
     if (allowed && !allowed.has(input.id)) throw errors.modelNotFound(input.id);
-    return getModel(input.id);
+    // A route the caller's workspace can name is shown as the first model it reaches, under its own name.
+    const [routes, catalog] = await Promise.all([allRoutes(), getCatalog()]);
+    const model = routeModelDetail(routes, ctx.principal.workspaceId, input.id, catalog) ?? (await getModel(input.id));
+    // A restricted key sees only the models its operation groups can call, as in the list.
+    const groups = permissionsOf(ctx.principal);
+    if (groups && !groups.has(GROUP_OF[model.type])) throw errors.modelNotFound(input.id);
+    return model;
   },
 });
 

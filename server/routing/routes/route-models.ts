@@ -2,8 +2,8 @@
 // "route", with the type, context and capabilities of the first catalog model it reaches, and
 // ready when any model it reaches has a node up.
 import type { Catalog } from "../catalog/catalog-cache";
-import type { ModelObject } from "../catalog/model-card";
-import { toModelObject } from "../catalog/model-row";
+import type { ModelDetail, ModelObject } from "../catalog/model-card";
+import { toModelDetail, toModelObject } from "../catalog/model-row";
 import { routesOf, routeIn, type LoadedRoute } from "./route-cache";
 
 type Routes = Parameters<typeof routesOf>[0];
@@ -16,6 +16,16 @@ function reachable(route: LoadedRoute, routes: Routes, workspaceId: string | nul
     const nested = seen.has(n) ? null : routeIn(routes, workspaceId, n);
     return nested ? reachable(nested, routes, workspaceId, seen) : [n];
   });
+}
+
+/** One route as `GET /v1/models/{id}` shows it: the first model it reaches, under the route's name (its prices are that model's; a call is billed at the model that answers). */
+export function routeModelDetail(routes: Routes, workspaceId: string | null, name: string, catalog: Catalog): ModelDetail | null {
+  const route = routeIn(routes, workspaceId, name);
+  if (!route) return null;
+  const entries = reachable(route, routes, workspaceId).flatMap((id) => catalog.byId.get(id) ?? []);
+  const first = entries[0];
+  if (!first) return null;
+  return { ...toModelDetail(first.row, entries.some((e) => e.readyNow)), id: name, created: Math.floor(route.updatedAt.getTime() / 1000), display_name: route.definition.description ?? name, owned_by: "route", provider: "gateway" };
 }
 
 export function routeModelObjects(routes: Routes, workspaceId: string | null, catalog: Catalog): ModelObject[] {

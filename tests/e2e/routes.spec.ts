@@ -1,0 +1,117 @@
+// Routes (virtual models) in the dashboard, as an owner uses them: the editor prefilled with an
+// example, saved as the workspace's route and listed with its target; a condition that does not
+// compile refused with the server's message; a call to the route with the workspace's API key,
+// then that target's share of the last hour (1 call, 100 %); a member reads the page without the
+// editor; the owner removes the route.
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type OpenAI from "openai";
+import { db } from "../../server/infra/db/client";
+import { person, screenshot, signUp, url, visit, watchConsole } from "./helpers";
+import { signedUpOwner } from "./owner";
+
+test.describe.configure({ mode: "serial" });
+
+const ROUTE = "chat-default";
+const MODEL = "local-chat-sim";
+const BAD = { name: "bad", strategy: "fallback", targets: [{ model: MODEL }], conditions: [{ when: "nope ==", use: MODEL }] };
+
+let context: BrowserContext;
+let page: Page;
+let consoleWatch: ReturnType<typeof watchConsole>;
+let workspaceId = "";
+let openai: OpenAI;
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  consoleWatch = watchConsole(page);
+  ({ workspaceId, openai } = await signedUpOwner(page, "Router", "Routed workspace"));
+});
+
+test.afterEach(() => consoleWatch.expectNone());
+test.afterAll(async () => {
+  await context.close();
+  await db.$disconnect();
+});
+
+const routesPage = () => url(`/w/${workspaceId}/routes`);
+const card = (p: Page, name: string) => p.locator(`[data-testid="route"][data-route-name="${name}"]`);
+const editor = (p: Page) => p.getByLabel("Route (JSON)");
+
+test("an owner saves the example route to local-chat-sim and sees it listed as the workspace's", async ({}, info) => {
+  await visit(page, routesPage());
+  await expect(page.getByRole("heading", { level: 1, name: "Routes" })).toBeVisible();
+  await expect(page.getByText("No routes yet")).toBeVisible();
+  // A new route starts from the example; saved as it is.
+  expect(JSON.parse(await editor(page).inputValue())).toEqual({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }] });
+  await page.getByRole("button", { name: "Save route" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Saved the route ${ROUTE}.` })).toBeVisible();
+
+  const listed = card(page, ROUTE);
+  await expect(listed.getByRole("row").filter({ hasText: MODEL })).toContainText("70 (100%)");
+  await expect(page.getByRole("heading", { name: new RegExp(`${ROUTE}\\s*this workspace\\s*weighted`) })).toBeVisible();
+  await expect(listed).toContainText("default: every target once, on 429, 5xx, timeout");
+  await expect(listed).toContainText("No calls in the last hour");
+  const row = await db.route.findUniqueOrThrow({ where: { scope_name: { scope: workspaceId, name: ROUTE } } });
+  expect(row.definition).toMatchObject({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }] });
+  await screenshot(page, "routes", info);
+});
+
+test("a route whose condition does not compile is refused with the server's message, and not saved", async ({}, info) => {
+  await editor(page).fill(JSON.stringify(BAD));
+  await page.getByRole("button", { name: "Save route" }).click();
+  await expect(page.getByRole("alert")).toContainText("conditions[0].when does not compile");
+  await screenshot(page, "routes-refused", info);
+  await visit(page, routesPage());
+  await expect(card(page, ROUTE)).toBeVisible();
+  await expect(card(page, "bad")).toHaveCount(0);
+  expect(await db.route.count({ where: { name: "bad" } })).toBe(0);
+});
+
+test("a call to the route with the workspace's key shows as its target's share of the last hour", async ({}, info) => {
+  const { data, response } = await openai.chat.completions.create({ model: ROUTE, messages: [{ role: "user", content: "routed from the browser test" }] }).withResponse();
+  expect(data.model).toBe(MODEL);
+  expect(response.headers.get("x-gateway-route")).toBe(ROUTE);
+
+  // The request log's row is written just after the answer: reload until it is counted.
+  const share = card(page, ROUTE).locator('[data-testid="route-share"]');
+  await expect(async () => {
+    await visit(page, routesPage());
+    await expect(share).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  const cells = share.getByRole("cell");
+  await expect(cells.nth(0)).toHaveText(new RegExp(`^${MODEL}(@\\S+)?$`));
+  await expect(cells.nth(1)).toHaveText("1");
+  await expect(cells.nth(2)).toHaveText("100%");
+  await expect(card(page, ROUTE)).toContainText("No fallbacks or failures lately");
+  await screenshot(page, "routes-share", info);
+});
+
+test("a member sees the routes but neither the editor nor Remove", async ({ browser }) => {
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const memberPage = await other.newPage();
+    const watch = watchConsole(memberPage);
+    const who = person("Reader");
+    await signUp(memberPage, who);
+    await expect(memberPage).toHaveURL(/\/workspaces\/new$/);
+    const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
+    await db.membership.create({ data: { workspaceId, userId: user.id, role: "member" } });
+    await visit(memberPage, routesPage());
+    await expect(card(memberPage, ROUTE).locator('[data-testid="route-share"]')).toContainText("100%");
+    await expect(memberPage.getByText("Your role (member) can see the routes but not change them")).toBeVisible();
+    await expect(editor(memberPage)).toHaveCount(0);
+    await expect(memberPage.getByRole("button", { name: /^(Save route|Remove|Edit)/ })).toHaveCount(0);
+    watch.expectNone();
+  } finally {
+    await other.close();
+  }
+});
+
+test("the owner removes the route", async () => {
+  await page.getByRole("button", { name: `Remove the route ${ROUTE}` }).click();
+  await page.getByRole("group", { name: `Confirm removing the route ${ROUTE}` }).getByRole("button", { name: "Yes, remove" }).click();
+  await expect(card(page, ROUTE)).toHaveCount(0);
+  await expect(page.getByText("No routes yet")).toBeVisible();
+  expect(await db.route.count({ where: { scope: workspaceId } })).toBe(0);
+});
