@@ -28,7 +28,9 @@ import { commandName, processTree, pssMb, rssMb } from "./lib/proc";
 import { LABEL, renderReport, type BenchResults, type Target } from "./lib/report";
 import { PORTKEY_VERSION, portkeyHeaders, startMock, startPortkey } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
-import { MOCK_MODEL } from "./mock-upstream";
+import { MOCK_LIMITED_PREFIX, MOCK_MODEL } from "./mock-upstream";
+import { benchRoutes } from "./lib/bench-routes";
+import pg from "pg";
 import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
 import { execFileSync } from "node:child_process";
@@ -40,8 +42,14 @@ const PLAIN = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 });
 const MISS_PLAIN = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: `Say something short about latency. ${UNIQUE}` }], max_tokens: 16 });
 const STREAM = JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16, stream: true });
 const json = { "content-type": "application/json" };
-/** The miss row's plain body is a new prompt each time. */
-const bodyOf = (t: string, body: string) => (t === "miss" && body === PLAIN ? MISS_PLAIN : body);
+/** The miss row's plain body is a new prompt each time; the routes' rows name a route (bench/lib/bench-routes.ts) instead of the model. */
+const bodyOf = (t: string, body: string) => {
+  if (t === "miss" && body === PLAIN) return MISS_PLAIN;
+  if (t === "routed" || t === "failover") return body.replace(JSON.stringify(MOCK_MODEL), JSON.stringify(t === "routed" ? "bench-route" : "bench-failover"));
+  return body;
+};
+/** Our rows measured in every round and at full load, Portkey's and the direct call's beside them. */
+const ROWS = ["direct", "portkey", "ours", "hit", "miss", "routed", "failover"] as const;
 
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-"));
 chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
@@ -77,10 +85,17 @@ try {
     // the miss row sends a new prompt each time (MISS_PLAIN), so each looks up, calls the mock and stores its answer.
     hit: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "use" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
     miss: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}`, "x-gateway-cache": "use" }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids }, unique: true },
+    // Routes: the same call through a one-target route, and through a route whose first target answers 429.
+    routed: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
+    failover: { url: `${ours.stack.baseUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${ours.apiKey}` }, groups: { target: ours.gatewayPids, postgres: ours.postgresPids } },
   };
-  const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0, hit: 0, miss: 0 };
+  const served: Record<Target, number> = { direct: 0, portkey: 0, ours: 0, hit: 0, miss: 0, routed: 0, failover: 0 };
   const rss = (t: "ours" | "portkey") => rssMb(targets[t].groups.target!());
   await waitUntilRoutable(targets.ours.url, targets.ours.headers, PLAIN);
+  const routesDb = new pg.Client({ connectionString: ours.stack.databaseUrl });
+  await routesDb.connect();
+  await benchRoutes(routesDb, `${mock.baseUrl}${MOCK_LIMITED_PREFIX}`, (body) => waitUntilRoutable(targets.ours.url, targets.ours.headers, body));
+  await routesDb.end();
   const probe = await fetch(targets.portkey.url, { method: "POST", headers: targets.portkey.headers, body: STREAM });
   const probeBody = (await probe.text()).slice(0, 120).replace(/\s+/g, " ");
   // Portkey 1.15.2 fails every streamed call on Node 20 ("TypeError: immutable" in its log): streams are compared only if it can.
@@ -94,7 +109,7 @@ try {
   // Warm-up: JIT, pools and caches of every process of every target, closed loop, not measured;
   // streamed calls too for the targets that can stream (their code path is another one, and each
   // row's few connections may land on either of our processes).
-  for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
+  for (const t of ROWS) {
     const bodies = (streamTargets as readonly Target[]).includes(t) ? [PLAIN, STREAM] : [PLAIN];
     for (const body of bodies) {
       const w = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, body), unique: targets[t].unique, connections: CONNECTIONS, seconds: WARMUP_SECONDS }, targets[t].groups, 0);
@@ -103,7 +118,7 @@ try {
   }
   for (let round = 1; round <= LATENCY_ROUNDS; round++) {
     const plain: BenchResults["overhead"][number] = {};
-    for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
+    for (const t of ROWS) {
       const r = await runRate({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, PLAIN), unique: targets[t].unique, rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, stream: false }, targets[t].groups);
       served[t] += r.sent + r.warmup + r.discardedRequests;
       plain[t] = r;
@@ -119,13 +134,13 @@ try {
     }
     results.streaming.push(streamed);
   }
-  for (const t of ["direct", "portkey", "ours", "hit", "miss"] as const) {
+  for (const t of ROWS) {
     const r = await runCannon({ url: targets[t].url, headers: targets[t].headers, body: bodyOf(t, PLAIN), unique: targets[t].unique, connections: CONNECTIONS, seconds: SECONDS }, targets[t].groups);
     served[t] += r.requests + r.discardedRequests;
     results.throughput[t] = r;
     log(`throughput ${LABEL[t]}: ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${JSON.stringify(r.cpuMs)}`);
   }
-  served.ours += served.hit + served.miss; // the same processes served the cache's rows
+  served.ours += served.hit + served.miss + served.routed + served.failover; // the same processes served the cache's and the routes' rows
   measureAgain = async (kinds) => {
     const again: BenchResults = { ...results, throughput: { ...results.throughput }, overhead: [...results.overhead], streaming: [...results.streaming] };
     if (kinds.has("throughput")) {

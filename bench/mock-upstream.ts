@@ -16,6 +16,11 @@
 //                                 events (message_start, content_block_start, ping, 3 text deltas,
 //                                 content_block_stop, message_delta with usage, message_stop)
 //
+// and a rate-limited upstream (a node with URL {base}/limited/v1), for routes' failover:
+//
+//   GET  /limited/v1/models       one chat model, `mock-chat-limited`
+//   POST /limited/v1/chat/completions  429 at once, with no Retry-After
+//
 //   MOCK_PORT=8099 node --import tsx bench/mock-upstream.ts
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
@@ -24,6 +29,9 @@ export const MOCK_EMBEDDING_MODEL = "mock-embed";
 export const MOCK_ANTHROPIC_MODEL = "mock-claude";
 /** Where the Anthropic-format upstream lives under the mock's base URL (a node's URL: base + this). */
 export const MOCK_ANTHROPIC_PREFIX = "/anthropic/v1";
+/** The rate-limited upstream's model and where it lives under the mock's base URL. */
+export const MOCK_LIMITED_MODEL = "mock-chat-limited";
+export const MOCK_LIMITED_PREFIX = "/limited/v1";
 const EMBEDDING_DIMENSIONS = 1536;
 const CREATED = 1767225600;
 const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
@@ -209,9 +217,21 @@ function anthropic(req: IncomingMessage, res: ServerResponse, url: string): void
   send(res, 404, ANTHROPIC_NOT_FOUND);
 }
 
+const LIMITED_MODELS = Buffer.from(JSON.stringify({ object: "list", data: [{ ...card, id: MOCK_LIMITED_MODEL, display_name: "Bench mock chat, always rate limited" }] }));
+const LIMITED = Buffer.from('{"error":{"message":"rate limited","type":"rate_limit_error","code":null,"param":null}}');
+
+function limited(req: IncomingMessage, res: ServerResponse, url: string): void {
+  const rest = url.slice(MOCK_LIMITED_PREFIX.length);
+  req.resume();
+  if (req.method === "GET" && rest.startsWith("/models")) return send(res, 200, LIMITED_MODELS);
+  if (req.method === "POST" && rest.startsWith("/chat/completions")) return void req.on("end", () => send(res, 429, LIMITED));
+  send(res, 404, Buffer.from('{"error":{"message":"not found","type":"invalid_request_error"}}'));
+}
+
 export function startMockUpstream(port: number, host = "127.0.0.1") {
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
+    if (url.startsWith(`${MOCK_LIMITED_PREFIX}/`)) return limited(req, res, url);
     if (req.method === "POST" && url.startsWith("/v1/chat/completions")) return chat(req, res);
     if (req.method === "POST" && url.startsWith("/v1/embeddings")) return embeddings(req, res);
     if (req.method === "GET" && url.startsWith("/v1/models")) return send(res, 200, MODELS);

@@ -19,12 +19,13 @@ import { rssMb } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { dbActivity, dbWorkTable, STATS_SETTLE_MS, type DbWork } from "./lib/db-work";
 import { stopChild } from "../scripts/lib/processes";
-import { MOCK_MODEL } from "./mock-upstream";
+import { MOCK_LIMITED_PREFIX, MOCK_MODEL } from "./mock-upstream";
+import { benchRoutes } from "./lib/bench-routes";
 import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? Math.min(DEFAULT_SECONDS, 8));
-const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture,routed").split(",").map((r) => r.trim()).filter(Boolean);
+const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture,routed,failover").split(",").map((r) => r.trim()).filter(Boolean);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const messages = [{ role: "user", content: "Say something short about latency." }];
 const BODIES: Record<string, { body: string; headers?: Record<string, string>; unique?: boolean }> = {
@@ -34,6 +35,8 @@ const BODIES: Record<string, { body: string; headers?: Record<string, string>; u
   miss: { body: JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: `Say something. ${UNIQUE}` }], max_tokens: 16 }), headers: { "x-gateway-cache": "use" }, unique: true },
   // routed: the same call named by a gateway-wide route (one target: the mock model), against plain.
   routed: { body: JSON.stringify({ model: "bench-route", messages, max_tokens: 16 }) },
+  // failover: a route whose first target always answers 429 (no Retry-After), its second the mock model.
+  failover: { body: JSON.stringify({ model: "bench-failover", messages, max_tokens: 16 }) },
   // capture: a workspace of its own keeps request and answer bodies (32 KiB each, one redaction pattern).
   capture: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }) },
 };
@@ -69,12 +72,7 @@ try {
   const auth = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
   await waitUntilRoutable(url, auth, BODIES.plain!.body);
   const capturedKey = await capturingWorkspaceKey();
-  if (ROWS.includes("routed")) {
-    const route = { name: "bench-route", strategy: "fallback", targets: [{ model: MOCK_MODEL }], conditions: [], max_wait_ms: 2000, exploration: 0.05, prefer_region: false };
-    await db.query(`INSERT INTO "Route" ("scope", "name", "definition", "updatedAt") VALUES ('*', 'bench-route', $1, now()) ON CONFLICT DO NOTHING`, [JSON.stringify(route)]);
-    await db.query(`SELECT pg_notify('gateway_routes_changed', '* bench-route')`);
-    await waitUntilRoutable(url, auth, BODIES.routed!.body);
-  }
+  if (ROWS.includes("routed") || ROWS.includes("failover")) await benchRoutes(db, `${mock.baseUrl}${MOCK_LIMITED_PREFIX}`, (body) => waitUntilRoutable(url, auth, body));
   const pids = ours.gatewayPids();
   const groups: Record<string, () => number[]> = { PostgreSQL: ours.postgresPids };
   for (const pid of pids) groups[roleOf(pid)] = () => [pid];

@@ -5,13 +5,15 @@ import type { RateResult } from "../load/fixed-rate";
 import type { LoadCpu } from "./load";
 import { ms3 } from "./stats";
 
-export type Target = "direct" | "portkey" | "ours" | "hit" | "miss";
+export type Target = "direct" | "portkey" | "ours" | "hit" | "miss" | "routed" | "failover";
 export const LABEL: Record<Target, string> = {
   direct: "direct (mock)",
   portkey: "Portkey",
   ours: "ours",
   hit: "ours, cache hit",
   miss: "ours, cache miss",
+  routed: "ours, via a route",
+  failover: "ours, route failover",
 };
 /** `processes`: each process's command name and RSS in MB after the requests, largest first. */
 export type Memory = { served: number; processes: string; bootMb: number; afterMb: number; largestMb: number; afterPssMb: number };
@@ -120,6 +122,8 @@ export function renderReport(r: BenchResults): string {
     targets(r),
     "",
     cacheLine(r),
+    "",
+    routeLine(r),
     ...(r.profileDir ? ["", `CPU profiles of our gateway's processes: ${r.profileDir} (node --import tsx bench/top-functions.ts ${r.profileDir})`] : []),
   ].join("\n");
 }
@@ -148,6 +152,20 @@ function targets(r: BenchResults): string {
   return [
     `**Against the targets:** overhead p50 ≤ 1 ms: ${mark(p50 <= 1)}; p99 ≤ 5 ms: ${mark(p99 <= 5)}; stream first byte p50 ≤ 1 ms: ${mark(fb <= 1)};`,
     `throughput ≥ 2× Portkey: ${mark(tput >= 2)}; CPU/request ≤ ½ Portkey's: ${mark(cpu <= 0.5)}; RSS ≤ 300 MB after ${r.memory.ours?.served ?? "?"} requests: ${mark(rss <= 300)}.`,
+  ].join(" ");
+}
+
+/** The routes' rows: a call through a one-target route against the same call naming its model, and a failover (a 429 first) against the routed call. */
+function routeLine(r: BenchResults): string {
+  const th = r.throughput;
+  if (!th.routed || !th.ours) return "";
+  const mark = (ok: boolean) => (ok ? "met" : "**not met**");
+  const routedOver = overOf(r.overhead, "routed", totalP50) - overOf(r.overhead, "ours", totalP50);
+  const failoverOver = th.failover ? overOf(r.overhead, "failover", totalP50) - overOf(r.overhead, "routed", totalP50) : NaN;
+  return [
+    `**Routes:** a call through a route minus the same call naming its model, p50 at ${r.rate} req/s (median over rounds): ${ms3(routedOver)} ms (within 0.05 ms: ${mark(routedOver <= 0.05)});`,
+    `throughput ${f2(th.routed.rps / th.ours.rps)}× the direct-model call's;`,
+    `a failover (the first target answers 429 at once) adds ${ms3(failoverOver)} ms at p50 over the routed call, that failed attempt's own time included (≤ 1 ms besides the failed attempt: ${mark(failoverOver <= 1)}), throughput ${th.failover ? f2(th.failover.rps / th.ours.rps) : "—"}×.`,
   ].join(" ");
 }
 

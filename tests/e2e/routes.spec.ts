@@ -60,7 +60,8 @@ test("an owner saves the example route to local-chat-sim and sees it listed as t
 test("a route whose condition does not compile is refused with the server's message, and not saved", async ({}, info) => {
   await editor(page).fill(JSON.stringify(BAD));
   await page.getByRole("button", { name: "Save route" }).click();
-  await expect(page.getByRole("alert")).toContainText("conditions[0].when does not compile");
+  const refusal = page.locator("section", { has: page.getByRole("form", { name: "Add a route" }) }).getByRole("alert");
+  await expect(refusal).toContainText("conditions[0].when does not compile");
   await screenshot(page, "routes-refused", info);
   await visit(page, routesPage());
   await expect(card(page, ROUTE)).toBeVisible();

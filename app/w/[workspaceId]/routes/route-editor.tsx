@@ -72,7 +72,8 @@ export function RouteEditor({ draft, onNew }: { draft: Draft; onNew: () => void 
         </div>
       </form>
       {parseError || save.error ? (
-        <div className="mt-4">
+        // A refused condition's message points at the position with a caret under its line: keep its lines and columns.
+        <div className="mt-4 [&_span]:font-mono [&_span]:whitespace-pre-wrap">
           <ErrorState error={parseError ? { message: parseError } : save.error} />
         </div>
       ) : null}
