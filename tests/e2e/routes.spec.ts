@@ -12,6 +12,7 @@ import { signedUpOwner } from "./owner";
 test.describe.configure({ mode: "serial" });
 
 const ROUTE = "chat-default";
+const FALLBACK = "chat-fallback";
 const MODEL = "local-chat-sim";
 const BAD = { name: "bad", strategy: "fallback", targets: [{ model: MODEL }], conditions: [{ when: "nope ==", use: MODEL }] };
 
@@ -88,6 +89,35 @@ test("a call to the route with the workspace's key shows as its target's share o
   await screenshot(page, "routes-share", info);
 });
 
+test("a call that fell back is listed with its attempts, model@node, status and error, and time", async ({}, info) => {
+  // The first target gives up after 1 ms (the whole attempt's timeout), so the call falls back to the second.
+  const route = { name: FALLBACK, strategy: "fallback", targets: [{ model: MODEL, node: "local", timeout_ms: 1 }, { model: MODEL }] };
+  await editor(page).fill(JSON.stringify(route));
+  await page.getByRole("button", { name: "Save route" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Saved the route ${FALLBACK}.` })).toBeVisible();
+  await expect(card(page, FALLBACK).getByRole("row").filter({ hasText: "whole 1 ms" })).toContainText("local");
+
+  const { data, response } = await openai.chat.completions.create({ model: FALLBACK, messages: [{ role: "user", content: "falls back" }] }).withResponse();
+  expect(data.model).toBe(MODEL);
+  expect(response.headers.get("x-gateway-attempts")).toBe("2");
+
+  const failure = card(page, FALLBACK).locator('[data-testid="route-failure"]');
+  await expect(async () => {
+    await visit(page, routesPage());
+    await expect(failure).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(failure.getByRole("cell").nth(1)).toHaveText("200 after a fallback");
+  const attempts = failure.getByRole("listitem");
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.nth(0)).toHaveText(new RegExp(`^${MODEL}@local → 5\\d\\d \\w+ \\d+ ms$`));
+  await expect(attempts.nth(1)).toHaveText(new RegExp(`^${MODEL}@\\S+ → 200 \\d+ ms$`));
+  // The failure's time, in the browser's own format: today.
+  await expect(failure.getByRole("cell").nth(0)).toContainText(await page.evaluate(() => new Date().toLocaleDateString()));
+  // Only the call that fell back: the first route's plain call is not listed.
+  await expect(card(page, ROUTE).locator('[data-testid="route-failure"]')).toHaveCount(0);
+  await screenshot(page, "routes-fallback", info);
+});
+
 test("a member sees the routes but neither the editor nor Remove", async ({ browser }) => {
   const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
@@ -109,10 +139,20 @@ test("a member sees the routes but neither the editor nor Remove", async ({ brow
   }
 });
 
-test("the owner removes the route", async () => {
-  await page.getByRole("button", { name: `Remove the route ${ROUTE}` }).click();
-  await page.getByRole("group", { name: `Confirm removing the route ${ROUTE}` }).getByRole("button", { name: "Yes, remove" }).click();
-  await expect(card(page, ROUTE)).toHaveCount(0);
+test("the owner opens a route in the editor, then removes both", async () => {
+  await page.getByRole("button", { name: `Edit the route ${ROUTE}` }).click();
+  const form = page.getByRole("form", { name: `Edit ${ROUTE}` });
+  await expect(form).toBeVisible();
+  // The stored definition, defaults included.
+  expect(JSON.parse(await editor(page).inputValue())).toMatchObject({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }], conditions: [], max_wait_ms: 2000 });
+  await form.getByRole("button", { name: "New route instead" }).click();
+  await expect(page.getByRole("form", { name: "Add a route" })).toBeVisible();
+
+  for (const name of [FALLBACK, ROUTE]) {
+    await page.getByRole("button", { name: `Remove the route ${name}` }).click();
+    await page.getByRole("group", { name: `Confirm removing the route ${name}` }).getByRole("button", { name: "Yes, remove" }).click();
+    await expect(card(page, name)).toHaveCount(0);
+  }
   await expect(page.getByText("No routes yet")).toBeVisible();
   expect(await db.route.count({ where: { scope: workspaceId } })).toBe(0);
 });
