@@ -19,7 +19,7 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   key revoke KEY_ID [--json]
   key set-plan WORKSPACE_ID KEY_ID PLAN_ID|none [--json]
   plan create WORKSPACE_ID --name NAME [--models A,B] [--rpm N] [--tpm N] [--concurrency N]
-              [--daily-cap USD] [--monthly-cap USD] [--max-ttl SECONDS] [--json]
+              [--daily-cap USD] [--monthly-cap USD] [--max-ttl SECONDS] [--region CC] [--json]
   plan list WORKSPACE_ID [--json]
   plan update WORKSPACE_ID PLAN_ID [the flags of plan create] [--json]
   plan delete WORKSPACE_ID PLAN_ID [--json]
@@ -68,7 +68,9 @@ Plans: --rpm, --tpm and --concurrency are whole numbers above zero, per subject 
 keys on the plan); --daily-cap and --monthly-cap are USD per subject per UTC day and month;
 "none" clears a limit or a cap (on plan update; a new plan has none unless given). --models is a
 comma-separated list of model ids ("" on plan update: every model, the default). --max-ttl is
-the longest session token lifetime in seconds (60 to 2592000, default 3600). plan update changes
+the longest session token lifetime in seconds (60 to 2592000, default 3600). --region is where
+the plan's callers are, a country code (routes that prefer the caller's region use it; "none"
+clears it). plan update changes
 only the flags given. session list shows sessions alive now; --all also expired and revoked ones
 (newest first, --limit of them, default 100).
 

@@ -15,6 +15,7 @@ const PLAN_FLAGS = {
   "daily-cap": { type: "string" },
   "monthly-cap": { type: "string" },
   "max-ttl": { type: "string" },
+  region: { type: "string" },
 } as const;
 
 /** The services' field names and the flags that set them. */
@@ -27,6 +28,7 @@ const FLAG_OF: Record<string, string> = {
   daily_cap: "daily-cap",
   monthly_cap: "monthly-cap",
   max_ttl_seconds: "max-ttl",
+  region: "region",
 };
 
 type PlanFlagValues = { [K in keyof typeof PLAN_FLAGS]?: string };
@@ -42,6 +44,7 @@ function planFields(v: PlanFlagValues) {
     daily_cap: amount(v["daily-cap"], "daily-cap"),
     monthly_cap: amount(v["monthly-cap"], "monthly-cap"),
     max_ttl_seconds: wholeNumber(v["max-ttl"], "max-ttl"),
+    region: v.region === undefined ? undefined : v.region === "none" ? null : v.region,
   };
 }
 
@@ -59,6 +62,7 @@ const planRows = (plans: PlanView[]) =>
     daily_cap: p.daily_cap,
     monthly_cap: p.monthly_cap,
     max_ttl: p.max_ttl_seconds,
+    region: p.region ?? "",
   }));
 
 export const planCommands: Record<string, Command> = {

@@ -85,6 +85,8 @@ async function factsOf(ctx: CallContext<Principal>, input: Json, routeName: stri
 export async function routedCall(op: AnyOperation, ctx: CallContext<Principal>, input: Json, route: LoadedRoute, region: string | null): Promise<unknown> {
   const name = route.definition.name;
   listenForCoolDowns();
+  // The caller's region: its x-gateway-region header, else its plan's (only for a route that prefers it).
+  if (route.definition.prefer_region && !region) region = (await accessFor(ctx).catch(() => null))?.plan?.region ?? null;
   const routes = routesNow() ?? (await allRoutes());
   const [health, catalog] = await Promise.all([targetHealth(region), getCatalog()]);
   const needsFacts = route.conditions.length > 0;

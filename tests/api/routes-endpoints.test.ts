@@ -11,6 +11,8 @@ import { cardToRow } from "../../server/routing/catalog/model-row";
 import { checkAllNodes } from "../../server/routing/nodes/health-check";
 import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import { setRoute } from "../../server/routing/routes/route-store";
+import { createPlan } from "../../server/identity/plans/manage-plans";
+import { newKey } from "../plans-fixtures";
 import { chatModelCard } from "../fakes/chat-model-card";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { baseUrl, newWorkspace, until } from "../helpers";
@@ -89,7 +91,7 @@ describe("routes on every endpoint", () => {
     expect(events.map((e) => e.modelId)).toEqual([SPARE, SPARE]);
   }, 120_000);
 
-  it("prefer_region: a caller in France goes to the Paris node's model first, others to the first target", async () => {
+  it("prefer_region: a caller in France (its header, or its plan's region) goes to the Paris node's model first, others to the first target", async () => {
     const { openai, workspace } = await newWorkspace("5");
     await setRoute(workspace.id, { name: "near", strategy: "fallback", prefer_region: true, targets: [{ model: SPARE }, { model: PARIS }] });
     await until(async () => (await openai.models.list()).data.some((m) => m.id === "near"), (ok) => ok, 2000);
@@ -97,6 +99,13 @@ describe("routes on every endpoint", () => {
     expect((await ask({ "x-gateway-region": "fr" })).model).toBe(PARIS);
     expect((await ask({ "x-gateway-region": "ES" })).model).toBe(SPARE);
     expect((await ask({})).model).toBe(SPARE);
+    // Without the header, the plan's region says where the caller is.
+    const plan = await createPlan(workspace.id, { name: "french", region: "fr" });
+    expect(plan.region).toBe("FR");
+    const onPlan = await newKey(workspace.id, plan.id);
+    const french = new OpenAI({ apiKey: onPlan.secret, baseURL: `${baseUrl()}/v1`, maxRetries: 0 });
+    expect((await french.chat.completions.create({ model: "near", messages: [{ role: "user", content: "x" }] })).model).toBe(PARIS);
+    await expect(createPlan(workspace.id, { name: "nowhere", region: "France" })).rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["region"] })] });
   });
 });
 

@@ -16,6 +16,7 @@ const planRule = (id: string, models: string[] | null): PlanRule => ({
   id,
   name: id,
   models: models && new Set(models),
+  region: null,
   dailyCap: null,
   monthlyCap: null,
   maxTtlSeconds: 3600,

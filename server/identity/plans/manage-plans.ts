@@ -11,13 +11,20 @@ import { formatMoney, ZCreditAmount } from "../../kernel/money";
 import { toPlanView, type PlanView } from "./plan-view";
 
 /** The fields of a plan its audit events compare (its view's names). */
-const PLAN_FIELDS = ["name", "models", "rpm", "tpm", "concurrency", "daily_cap", "monthly_cap", "max_ttl_seconds"] as const;
+const PLAN_FIELDS = ["name", "models", "rpm", "tpm", "concurrency", "daily_cap", "monthly_cap", "max_ttl_seconds", "region"] as const;
 
 /** A limit: a whole number above zero, or null for none. */
 const ZLimit = z.number().int().positive().max(1_000_000_000).nullable();
 const ZCap = ZCreditAmount.nullable();
 /** The longest session token lifetime a plan may allow: 30 days. */
 export const MAX_TTL_SECONDS = 30 * 86_400;
+
+const ZRegion = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, "a region is a two-letter country code, e.g. FR")
+  .transform((c) => c.toUpperCase())
+  .nullable();
 
 export const ZPlanFields = z.object({
   name: z.string().trim().min(1).max(100),
@@ -28,6 +35,8 @@ export const ZPlanFields = z.object({
   daily_cap: ZCap.default(null),
   monthly_cap: ZCap.default(null),
   max_ttl_seconds: z.number().int().min(60).max(MAX_TTL_SECONDS).default(3600),
+  /** Where the plan's callers are: an ISO 3166 country code (routes that prefer the caller's region use it); null: none. */
+  region: ZRegion.default(null),
 });
 export type PlanFields = z.input<typeof ZPlanFields>;
 export const ZPlanPatch = ZPlanFields.partial().extend({
@@ -38,6 +47,7 @@ export const ZPlanPatch = ZPlanFields.partial().extend({
   daily_cap: ZCap.optional(),
   monthly_cap: ZCap.optional(),
   max_ttl_seconds: z.number().int().min(60).max(MAX_TTL_SECONDS).optional(),
+  region: ZRegion.optional(),
 });
 export type PlanPatch = z.input<typeof ZPlanPatch>;
 
@@ -54,6 +64,7 @@ function columns(d: Data) {
     dailyCap: cap(d.daily_cap),
     monthlyCap: cap(d.monthly_cap),
     maxTtlSeconds: d.max_ttl_seconds,
+    region: d.region,
   };
 }
 

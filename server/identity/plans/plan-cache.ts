@@ -18,6 +18,8 @@ export type PlanRule = Limits & {
   dailyCap: string | null;
   monthlyCap: string | null;
   maxTtlSeconds: number;
+  /** Where the plan's callers are (a country code), for routes that prefer the caller's region; null: not said. */
+  region: string | null;
   /** The response cache under this plan: `use` by default (null: the workspace's), and its own entries. */
   cacheDefault: boolean | null;
   cacheOwnScope: boolean;
@@ -54,6 +56,7 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       dailyCap: p.dailyCap?.toString() ?? null,
       monthlyCap: p.monthlyCap?.toString() ?? null,
       maxTtlSeconds: p.maxTtlSeconds,
+      region: p.region,
       cacheDefault: p.cacheDefault,
       cacheOwnScope: p.cacheOwnScope,
     });

@@ -16,6 +16,8 @@ export const ZPlanView = z.object({
   daily_cap: z.string().nullable(),
   monthly_cap: z.string().nullable(),
   max_ttl_seconds: z.number().int(),
+  /** Where the plan's callers are (a country code); null: not said. */
+  region: z.string().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
@@ -33,6 +35,7 @@ export type PlanRow = {
   dailyCap: Decimalish | null;
   monthlyCap: Decimalish | null;
   maxTtlSeconds: number;
+  region: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -52,6 +55,7 @@ export function toPlanView(row: PlanRow): PlanView {
     daily_cap: row.dailyCap === null ? null : formatMoney(row.dailyCap),
     monthly_cap: row.monthlyCap === null ? null : formatMoney(row.monthlyCap),
     max_ttl_seconds: row.maxTtlSeconds,
+    region: row.region,
     created_at: unix(row.createdAt),
     updated_at: unix(row.updatedAt),
   };
