@@ -185,7 +185,7 @@ describe("routes", () => {
       targets: [{ model: A }],
       conditions: [
         { when: "metadata.tier == 'free'", use: "small-chat" },
-        { when: "'team' in tags && tags.team == 'research'", use: BIG },
+        { when: "'team' in tags && re_match(tags.team, '^res(earch)?$')", use: BIG },
         { when: "plan.name == 'free' && subject.startsWith('student-')", use: B },
       ],
     });
@@ -214,6 +214,9 @@ describe("routes", () => {
     await refused({ name: "r3", strategy: "fallback", targets: [{ model: A }], conditions: [{ when: "r3x == 1", use: "r3" }] }, "invalid_condition", /Unknown variable: r3x[\s\S]*\^/);
     await refused({ name: "r3", strategy: "fallback", targets: [{ model: A }], conditions: [{ when: "metadata.tier == ", use: B }] }, "invalid_condition", /conditions\[0\]\.when does not compile/);
     await refused({ name: "r3", strategy: "fallback", targets: [{ model: A }], conditions: [{ when: "prompt_tokens", use: B }] }, "invalid_condition", /must be a bool/);
+    // CEL's matches() would run a backtracking RegExp on callers' data: refused; re_match runs RE2.
+    await refused({ name: "r3", strategy: "fallback", targets: [{ model: A }], conditions: [{ when: "metadata.tier.matches('^(a+)+$')", use: B }] }, "invalid_condition", /matches\(\) is not available/);
+    await refused({ name: "r3", strategy: "fallback", targets: [{ model: A }], conditions: [{ when: "re_match(metadata.tier, '(a')", use: B }] }, "invalid_condition", /not valid RE2/);
     await refused({ name: "r3", strategy: "fallback", targets: [{ model: "no-such-model" }] }, "model_not_found", /targets\[0\]\.model/);
     await refused({ name: "r3", strategy: "fallback", targets: [{ model: A, node: "no-such-node" }] }, "node_not_found", /not a node/);
     await refused({ name: A, strategy: "fallback", targets: [{ model: B }] }, "invalid_request", /catalog model's id/);
