@@ -1,8 +1,9 @@
-// The attempt of a routed call on one target (server/pipeline/route-stage.ts), as the layers below
-// it need to know it without every modality passing it along: the node the target is pinned to,
-// and its own timeout to the node's first byte. Unset for a call that names its model directly,
-// which then pays one AsyncLocalStorage read per node call.
-import { AsyncLocalStorage } from "node:async_hooks";
+// The attempt of a routed call on one target (server/pipeline/route-stage.ts), as the node router
+// needs to know it: the node the target is pinned to, and its own timeouts. The route stage puts it
+// on the call's context (CallContext.attempt) before each attempt, and the modalities hand it to
+// the node router with the call (routing/nodes/router.ts withFailover), which carries the timeouts
+// to the node's request (providers/http.ts). Unset for a call that names its model directly.
+// (Not an AsyncLocalStorage: on Node 20, enabling one puts an async hook on every promise of the process.)
 
 export type AttemptScope = {
   /** Only this node (its id or name) may serve the attempt. */
@@ -14,11 +15,3 @@ export type AttemptScope = {
   /** Set by the node router: the node that served the attempt (or the last it tried). */
   served?: { id: string; name: string };
 };
-
-const storage = new AsyncLocalStorage<AttemptScope>();
-
-export const attemptScope = (): AttemptScope | undefined => storage.getStore();
-
-export function withinAttempt<T>(scope: AttemptScope, work: () => Promise<T>): Promise<T> {
-  return storage.run(scope, work);
-}

@@ -3,6 +3,7 @@
 // beside its answer (call-outcome.ts), and its telemetry. One type for every layer.
 import type { CallObserver } from "./call-observer";
 import type { CallOutcome } from "./call-outcome";
+import type { AttemptScope } from "./attempt-scope";
 
 /** Who pays for a call: the workspace, and the API key it was made with (null for the other credentials). */
 export type Payer = { workspaceId: string; keyId: string | null };
@@ -19,6 +20,8 @@ export type CallContext<P extends Payer = Payer> = {
    * is charged (the model's batch discount), a decimal string.
    */
   batchLine?: { eventId: string; priceFactor: string };
+  /** The attempt of a routed call now under way (kernel/attempt-scope.ts); absent for a call that names its model. */
+  attempt?: AttemptScope;
   /** The id of the response a call creates (`/v1/responses`), made once per call: a routed call asks each target's service for its call, and they must name the same response. */
   responseId?: string;
 };

@@ -34,7 +34,8 @@ import type { CacheHeaders } from "../response-cache/directive";
 import { assertTier, authenticate, type Caller, type Credential, type Target } from "./authenticate";
 import { planCache, runCached, type CachePlan } from "./cache-stage";
 import { cacheOnByDefault } from "../identity/plans/plan-cache";
-import { routedCall, routeOf } from "./route-stage";
+import { routedCall } from "./route-stage";
+import { routeOf } from "../routing/routes/route-cache";
 
 /** What the pipeline tells the request's telemetry (the transport's CallObservation). */
 export type PipelineObserver = CallObserver & {

@@ -12,13 +12,13 @@ import { accessFor, ModelCall } from "../admission/admit";
 import type { Principal } from "../identity/principal";
 import type { CallContext } from "../kernel/call-context";
 import { metrics } from "../infra/telemetry/metrics";
-import { withinAttempt, type AttemptScope } from "../kernel/attempt-scope";
+import type { AttemptScope } from "../kernel/attempt-scope";
 import type { RouteAttempt, RoutingOutcome } from "../kernel/call-outcome";
 import { GatewayError } from "../kernel/errors";
 import type { Money } from "../kernel/money";
 import { getCatalog } from "../routing/catalog/catalog-cache";
 import type { ConditionFacts } from "../routing/routes/route-conditions";
-import { allRoutes, routeIn, routesNow, type LoadedRoute } from "../routing/routes/route-cache";
+import { allRoutes, routesNow, type LoadedRoute } from "../routing/routes/route-cache";
 import { planRoute, type Candidate } from "../routing/routes/plan-route";
 import type { RetryOn } from "../routing/routes/route-schema";
 import { targetHealth } from "../routing/routes/target-health";
@@ -26,17 +26,17 @@ import { coolDown, listenForCoolDowns, recordLatency, startAttempt } from "../ro
 
 type Json = Record<string, unknown>;
 
-/** The route a call's input names, or null: once the routes are loaded, a map lookup answered without an await (most calls name a model). */
-export function routeOf(call: { principal: Principal | null }, input: unknown): LoadedRoute | null | Promise<LoadedRoute | null> {
-  const model = (input as Json | null)?.model;
-  const principal = call.principal;
-  if (typeof model !== "string" || !principal) return null;
-  const routes = routesNow();
-  if (routes) return routeIn(routes, principal.workspaceId, model);
-  return allRoutes().then((loaded) => routeIn(loaded, principal.workspaceId, model));
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Distinct route and target labels one process reports at most; past them, `other` (workspaces name their routes: the series stay bounded). */
+const MAX_LABELS = 200;
+const labels = new Set<string>();
+function label(value: string): string {
+  if (labels.has(value)) return value;
+  if (labels.size >= MAX_LABELS || value.length > 100) return "other";
+  labels.add(value);
+  return value;
+}
 
 /** The failure kinds a route may retry, of a failed attempt; null: a failure no route retries (it is about the request, the caller or the money). */
 function failureKind(err: unknown): RetryOn | null {
@@ -129,11 +129,12 @@ export async function routedCall(op: AnyOperation, ctx: CallContext<Principal>, 
   ctx.outcome.routing = outcome;
   // The caller is admitted for the name it called: a plan's or a key's model list names the route.
   return new ModelCall({ ...dearest, model: name, tokens }, (metering) =>
-    attempt(usable, plan.policy, outcome, (c) => calls.get(c.model) as ModelCall<unknown>, (c) => catalog.byId.get(c.model)?.row.contextLength ?? 0, metering),
+    attempt(ctx, usable, plan.policy, outcome, (c) => calls.get(c.model) as ModelCall<unknown>, (c) => catalog.byId.get(c.model)?.row.contextLength ?? 0, metering),
   );
 }
 
 async function attempt(
+  ctx: CallContext<Principal>,
   candidates: Candidate[],
   policy: LoadedRoute["definition"],
   outcome: RoutingOutcome,
@@ -162,13 +163,16 @@ async function attempt(
     const started = performance.now();
     const done = startAttempt(c.key);
     try {
-      const answer = await withinAttempt(scope, () => callOf(c).run(metering));
+      // The modalities hand the attempt to the node router (its pinned node and timeouts); a
+      // background response's later call keeps the attempt that answered.
+      ctx.attempt = scope;
+      const answer = await callOf(c).run(metering);
       const ms = performance.now() - started;
       recordLatency(c.key, ms);
       const node = scope.served?.name ?? c.node ?? null;
       outcome.attempts.push({ model: c.model, node, status: 200, error: null, ms: Math.round(ms) });
       outcome.target = { model: c.model, node };
-      m.routeCalls.inc({ route: outcome.route, target: c.key, outcome: "ok" });
+      m.routeCalls.inc({ route: label(outcome.route), target: label(c.key), outcome: "ok" });
       return answer;
     } catch (err) {
       const ms = performance.now() - started;
@@ -176,7 +180,7 @@ async function attempt(
       const kind = failureKind(err);
       const e = err instanceof GatewayError ? err : null;
       outcome.attempts.push({ model: c.model, node: scope.served?.name ?? c.node ?? null, status: e?.status ?? 500, error: e?.code ?? "internal_error", ms: Math.round(ms) } satisfies RouteAttempt);
-      m.routeCalls.inc({ route: outcome.route, target: c.key, outcome: kind ?? "error" });
+      m.routeCalls.inc({ route: label(outcome.route), target: label(c.key), outcome: kind ?? "error" });
       if (!kind || !retry.on.includes(kind)) throw err;
       if (kind === "5xx" || kind === "timeout") recordLatency(c.key, Math.max(ms, 1000)); // a failing target is not the fastest
       if (kind === "429") {

@@ -3,7 +3,6 @@
 // classified (an UpstreamFailure) so the router knows what may be retried.
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../infra/env";
-import { attemptScope } from "../kernel/attempt-scope";
 import { clientSpan, inTrace } from "../infra/telemetry/tracing";
 import { UpstreamFailure } from "./upstream-failure";
 import { wireHeaders, type Wire } from "./wire";
@@ -13,7 +12,15 @@ import { wireHeaders, type Wire } from "./wire";
  * when absent); `headers`, when given, are that format's auth headers already made (the node
  * registry makes them once per node, not once per call).
  */
-export type UpstreamTarget = { baseUrl: string; apiKey: string | null; wire?: Wire; headers?: Record<string, string> };
+export type UpstreamTarget = {
+  baseUrl: string;
+  apiKey: string | null;
+  wire?: Wire;
+  headers?: Record<string, string>;
+  /** A route's target's own timeout to the first byte (ms), and a signal aborted when its whole-attempt timeout passes. */
+  firstByteTimeoutMs?: number;
+  signal?: AbortSignal;
+};
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
 
 const pools = new Map<string, Pool>();
@@ -76,8 +83,7 @@ type RequestOptions = { body?: Dispatcher.DispatchOptions["body"]; headers?: Rec
 async function send(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
   let res: Dispatcher.ResponseData;
   // A route's attempt may bring its own first-byte timeout, and a signal for its whole-attempt timeout.
-  const scope = attemptScope();
-  const signal = scope?.signal ? (options.signal ? AbortSignal.any([options.signal, scope.signal]) : scope.signal) : options.signal;
+  const signal = target.signal ? (options.signal ? AbortSignal.any([options.signal, target.signal]) : target.signal) : options.signal;
   try {
     res = await poolFor(url.origin).request({
       method,
@@ -85,11 +91,11 @@ async function send(url: URL, method: Method, options: RequestOptions, target: U
       headers: { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) },
       body: options.body,
       signal,
-      headersTimeout: scope?.firstByteTimeoutMs ?? env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      headersTimeout: target.firstByteTimeoutMs ?? env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
       bodyTimeout: env.UPSTREAM_IDLE_TIMEOUT_MS,
     });
   } catch (err) {
-    if (scope?.signal?.aborted && !options.signal?.aborted) throw new UpstreamFailure("timeout", "the route's timeout for this target passed");
+    if (target.signal?.aborted && !options.signal?.aborted) throw new UpstreamFailure("timeout", "the route's timeout for this target passed");
     throw classify(err);
   }
   if (res.statusCode >= 400) throw await failureOf(res);

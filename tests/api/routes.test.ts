@@ -123,6 +123,22 @@ describe("routes", () => {
     expect((await ask(openai, "long", "short")).completion.model).toBe(SMALL);
   });
 
+  it("per-target timeouts: a target slower than its first-byte or whole-attempt timeout times out, and the next answers", async () => {
+    reset();
+    const { workspace, openai } = await newWorkspace("5");
+    await routeSet(workspace.id, openai, { name: "hasty", strategy: "fallback", targets: [{ model: C, first_byte_timeout_ms: 150 }, { model: B }] });
+    await routeSet(workspace.id, openai, { name: "brief", strategy: "fallback", targets: [{ model: C, timeout_ms: 150 }, { model: B }] });
+    fakes[C]!.delayMs = 1500;
+    for (const route of ["hasty", "brief"]) {
+      const started = Date.now();
+      const r = await ask(openai, route);
+      expect(r.completion.model, route).toBe(B);
+      expect(r.headers.get("x-gateway-attempts"), route).toBe("2");
+      expect(Date.now() - started, route).toBeLessThan(1200);
+    }
+    fakes[C]!.delayMs = 0;
+  });
+
   it("a stream that fails before its first byte falls back; one that fails after does not", async () => {
     reset();
     const { workspace, openai } = await newWorkspace("5");
@@ -172,6 +188,17 @@ describe("routes", () => {
       expect((row.value!.routing as { attempts: { model: string; status: number }[] }).attempts.map((a) => [a.model, a.status]).sort()).toEqual([[A, 502], [B, 502]]);
     }
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(1);
+  });
+
+  it("a routed call is admitted for its dearest target: a balance that covers the cheap one alone is refused with 402 before any node is called", async () => {
+    reset();
+    const { workspace, openai } = await newWorkspace("0.003");
+    // At most 1,000 output tokens: A's bound is about 0.0017 USD, BIG's about 0.004 USD.
+    await routeSet(workspace.id, openai, { name: "cheap-or-dear", strategy: "fallback", targets: [{ model: A }, { model: BIG }] });
+    expect((await ask(openai, A, "direct", { max_tokens: 1000 })).completion.model).toBe(A);
+    const before = calls();
+    await expect(ask(openai, "cheap-or-dear", "routed", { max_tokens: 1000 })).rejects.toMatchObject({ status: 402 });
+    expect(delta(before)).toMatchObject({ [A]: 0, [BIG]: 0 });
   });
 
   it("conditions on metadata, tags, the plan and the subject send a call to another model or route", async () => {

@@ -13,8 +13,8 @@ describe("API key verification", () => {
   it("resolves a key to its own workspace and key", async () => {
     const a = await newWorkspace("1", "A");
     const b = await newWorkspace("1", "B");
-    expect(await authenticateBearer(`Bearer ${a.secret}`, true)).toEqual({ kind: "api_key", workspaceId: a.workspace.id, keyId: a.key.id, planId: null });
-    expect(await authenticateBearer(`Bearer ${b.secret}`, true)).toEqual({ kind: "api_key", workspaceId: b.workspace.id, keyId: b.key.id, planId: null });
+    expect(await authenticateBearer(`Bearer ${a.secret}`, true)).toEqual({ kind: "api_key", workspaceId: a.workspace.id, keyId: a.key.id, keyName: a.key.name, planId: null });
+    expect(await authenticateBearer(`Bearer ${b.secret}`, true)).toEqual({ kind: "api_key", workspaceId: b.workspace.id, keyId: b.key.id, keyName: b.key.name, planId: null });
   });
 
   it("a warm key costs no database round trip", async () => {

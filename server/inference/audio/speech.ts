@@ -31,7 +31,7 @@ export async function createSpeech(req: SpeechRequest): Promise<ModelCall<Binary
 async function speak(metering: Metering, row: ModelRow, req: SpeechRequest): Promise<BinaryBody> {
   const started = performance.now();
   const { result, routed, release: done } = await withFailover(row.id, (r) =>
-    postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })),
+    postJson(r.node, "/audio/speech", JSON.stringify({ ...req, model: r.upstreamModel })), undefined, metering.ctx.attempt,
   );
   const characters = characterCount(req.input);
   const bill = () => recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { characters, cost: characterCost(row, characters) });

@@ -59,7 +59,7 @@ async function callNode(metering: Metering, row: ModelRow, req: TranscriptionReq
     } catch {
       throw new UpstreamFailure("protocol", "the node's transcript could not be read", 502);
     }
-  });
+  }, undefined, metering.ctx.attempt);
   release();
   const answer = shapeTranscript(result.text, formatOf(req), task, seconds);
   await recordCall(metering, { modelId: row.id, nodeId: routed.node.id, started }, { audioSeconds: seconds, cost: audioSecondsCost(row, seconds) });

@@ -42,7 +42,7 @@ export async function unchargedCompletion(m: Metering, row: ModelRow, body: Chat
  */
 export async function callNode(m: Metering, row: ModelRow, body: ChatBody, signal?: AbortSignal): Promise<UnchargedCompletion> {
   const started = performance.now();
-  const { result, routed, release } = await withFailover(row.id, completeOn(row, body, signal), signal);
+  const { result, routed, release } = await withFailover(row.id, completeOn(row, body, signal), signal, m.ctx.attempt);
   release();
   return unchargedCompletion(m, row, body, result, routed.node.id, started);
 }
@@ -80,6 +80,6 @@ export function relayOpened(opened: OpenedStream, routed: Routed, release: () =>
  */
 export async function streamOnNode(m: Metering, row: ModelRow, body: ChatBody, includeUsage: boolean, beforeCharge?: () => Promise<void>): Promise<AsyncGenerator<string>> {
   const started = performance.now();
-  const { result, routed, release } = await withFailover(row.id, openStreamOn(row, body));
+  const { result, routed, release } = await withFailover(row.id, openStreamOn(row, body), undefined, m.ctx.attempt);
   return relayOpened(result, routed, release, { m, row, body, includeUsage, started, beforeCharge });
 }

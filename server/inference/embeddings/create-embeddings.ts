@@ -33,7 +33,7 @@ async function embed(metering: Metering, row: ModelRow, req: EmbeddingsRequest):
     const adapter = r.node.adapter;
     if (!adapter.embed) throw new UpstreamFailure("protocol", `a ${r.node.wire} node has no embeddings`, 502);
     return (await adapter.embed(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens })) as { usage?: { prompt_tokens?: number; total_tokens?: number } } & Record<string, unknown>;
-  });
+  }, undefined, metering.ctx.attempt);
   release();
   // A node that reports no count (Gemini's embeddings never do) is billed from the gateway's own (marked as estimated).
   const reported = result.usage?.prompt_tokens;

@@ -48,7 +48,7 @@ async function generate(metering: Metering, row: ModelRow, req: Shape, call: (r:
     } catch {
       throw new UpstreamFailure("protocol", "the node sent unreadable images", 502);
     }
-  });
+  }, undefined, metering.ctx.attempt);
   release();
   const images = nodeImages(result);
   const data = await deliverImages(images, req.response_format, req.origin);

@@ -61,7 +61,7 @@ export async function createMessage(req: MessageCreate): Promise<ModelCall<Json 
 
   return new ModelCall(spec, async (m) => {
     const started = performance.now();
-    const { result, routed, release } = await withFailover(row.id, attempt);
+    const { result, routed, release } = await withFailover(row.id, attempt, undefined, m.ctx.attempt);
     const c = { m, row, nodeId: routed.node.id, started };
     if ("events" in result) return new EventStream(nativeEvents(result.events, release, c), { named: true, done: false });
     if ("chunks" in result) {

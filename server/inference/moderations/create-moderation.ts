@@ -31,7 +31,7 @@ async function moderate(metering: Metering, row: ModelRow, req: ModerationReques
   const { result, routed, release } = await withFailover(row.id, async (r) => {
     const answer = await r.node.adapter.moderate(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens });
     return readAnswer(answer, input);
-  });
+  }, undefined, metering.ctx.attempt);
   release();
   // A node that counted (none of OpenAI's do) is billed on its count; otherwise on the gateway's own, marked as estimated.
   const reported = result.usage?.prompt_tokens;

@@ -23,6 +23,9 @@ export type RoutableNode = {
   online: boolean;
   /** Where the node is (ISO country code), for routes that prefer the caller's region. */
   country: string;
+  /** Set on a copy for one attempt of a route's target with its own timeouts (providers/http.ts reads them). */
+  firstByteTimeoutMs?: number;
+  signal?: AbortSignal;
   /** gateway model id -> the node's own model name */
   models: Map<string, string>;
 };

@@ -2,7 +2,7 @@
 // breaker allows it, the one with the fewest outstanding calls per unit of weight wins.
 // A failure before any output (connect error, timeout to first byte, 429, 5xx) is retried
 // once on another node.
-import { attemptScope } from "../../kernel/attempt-scope";
+import type { AttemptScope } from "../../kernel/attempt-scope";
 import { GatewayError } from "../../kernel/errors";
 import { REQUEST_ERRORS, UpstreamFailure } from "../../providers/upstream-failure";
 import { breakerAllows, recordFailure, recordSuccess } from "./breaker";
@@ -91,18 +91,23 @@ export async function withFailover<T>(
   modelId: string,
   attempt: (routed: Routed) => Promise<T>,
   signal?: AbortSignal,
+  scope?: AttemptScope,
 ): Promise<{ result: T; routed: Routed; release: () => void }> {
   const tried = new Set<string>();
   let lastFailure: UpstreamFailure | undefined;
   // A route's target pinned to a node (routing/routes/): only that node serves it.
-  const scope = attemptScope();
   const pinned = scope?.node;
   const only = pinned ? (n: RoutableNode) => n.id === pinned || n.name === pinned : undefined;
   for (let round = 0; round < 2; round++) {
-    const routed = await pickNode(modelId, tried, only);
-    if (!routed) break;
+    const picked = await pickNode(modelId, tried, only);
+    if (!picked) break;
+    let routed: Routed = picked;
     tried.add(routed.node.id);
-    if (scope) scope.served = { id: routed.node.id, name: routed.node.name };
+    if (scope) {
+      scope.served = { id: routed.node.id, name: routed.node.name };
+      // A route's target may have its own timeouts: the node's request carries them (providers/http.ts).
+      if (scope.firstByteTimeoutMs || scope.signal) routed = { ...routed, node: { ...routed.node, firstByteTimeoutMs: scope.firstByteTimeoutMs, signal: scope.signal } };
+    }
     const release = acquire(routed.node.id);
     try {
       const result = await attempt(routed);

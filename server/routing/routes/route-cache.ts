@@ -108,6 +108,16 @@ export function routesOf(routes: Routes, workspaceId: string | null): LoadedRout
   return [...own.values(), ...global].sort((a, b) => a.definition.name.localeCompare(b.definition.name));
 }
 
+/** The route a call's `model` names for its caller's workspace, or null: once the routes are loaded, a map lookup answered without an await (most calls name a model). */
+export function routeOf(call: { principal: { workspaceId: string } | null }, input: unknown): LoadedRoute | null | Promise<LoadedRoute | null> {
+  const model = (input as { model?: unknown } | null)?.model;
+  const principal = call.principal;
+  if (typeof model !== "string" || !principal) return null;
+  const routes = state.gatewayRoutes;
+  if (routes) return routeIn(routes, principal.workspaceId, model);
+  return allRoutes().then((loaded) => routeIn(loaded, principal.workspaceId, model));
+}
+
 /** Drops what this process holds, for a change it made itself (it reloads at once; others on NOTIFY). */
 export function invalidateRoutes(): void {
   state.gatewayRoutes = undefined;
