@@ -3,11 +3,10 @@
 // compile refused with the server's message; a call to the route with the workspace's API key,
 // then that target's share of the last hour (1 call, 100 %); a member reads the page without the
 // editor; the owner removes the route.
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import type OpenAI from "openai";
+import { expect, test, type Page } from "@playwright/test";
 import { db } from "../../server/infra/db/client";
 import { person, screenshot, signUp, url, visit, watchConsole } from "./helpers";
-import { signedUpOwner } from "./owner";
+import { ownerSuite } from "./owner";
 
 test.describe.configure({ mode: "serial" });
 
@@ -16,94 +15,77 @@ const FALLBACK = "chat-fallback";
 const MODEL = "local-chat-sim";
 const BAD = { name: "bad", strategy: "fallback", targets: [{ model: MODEL }], conditions: [{ when: "nope ==", use: MODEL }] };
 
-let context: BrowserContext;
-let page: Page;
-let consoleWatch: ReturnType<typeof watchConsole>;
-let workspaceId = "";
-let openai: OpenAI;
+const owner = ownerSuite("Router", "Routed workspace");
 
-test.beforeAll(async ({ browser }: { browser: Browser }) => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  consoleWatch = watchConsole(page);
-  ({ workspaceId, openai } = await signedUpOwner(page, "Router", "Routed workspace"));
-});
-
-test.afterEach(() => consoleWatch.expectNone());
-test.afterAll(async () => {
-  await context.close();
-  await db.$disconnect();
-});
-
-const routesPage = () => url(`/w/${workspaceId}/routes`);
+const routesPage = () => url(`/w/${owner.workspaceId}/routes`);
 const card = (p: Page, name: string) => p.locator(`[data-testid="route"][data-route-name="${name}"]`);
 const editor = (p: Page) => p.getByLabel("Route (JSON)");
 
 test("an owner saves the example route to local-chat-sim and sees it listed as the workspace's", async ({}, info) => {
-  await visit(page, routesPage());
-  await expect(page.getByRole("heading", { level: 1, name: "Routes" })).toBeVisible();
-  await expect(page.getByText("No routes yet")).toBeVisible();
+  await visit(owner.page, routesPage());
+  await expect(owner.page.getByRole("heading", { level: 1, name: "Routes" })).toBeVisible();
+  await expect(owner.page.getByText("No routes yet")).toBeVisible();
   // A new route starts from the example; saved as it is.
-  expect(JSON.parse(await editor(page).inputValue())).toEqual({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }] });
-  await page.getByRole("button", { name: "Save route" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved the route ${ROUTE}.` })).toBeVisible();
+  expect(JSON.parse(await editor(owner.page).inputValue())).toEqual({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }] });
+  await owner.page.getByRole("button", { name: "Save route" }).click();
+  await expect(owner.page.getByRole("status").filter({ hasText: `Saved the route ${ROUTE}.` })).toBeVisible();
 
-  const listed = card(page, ROUTE);
+  const listed = card(owner.page, ROUTE);
   await expect(listed.getByRole("row").filter({ hasText: MODEL })).toContainText("70 (100%)");
-  await expect(page.getByRole("heading", { name: new RegExp(`${ROUTE}\\s*this workspace\\s*weighted`) })).toBeVisible();
+  await expect(owner.page.getByRole("heading", { name: new RegExp(`${ROUTE}\\s*this workspace\\s*weighted`) })).toBeVisible();
   await expect(listed).toContainText("default: every target once, on 429, 5xx, timeout");
   await expect(listed).toContainText("No calls in the last hour");
-  const row = await db.route.findUniqueOrThrow({ where: { scope_name: { scope: workspaceId, name: ROUTE } } });
+  const row = await db.route.findUniqueOrThrow({ where: { scope_name: { scope: owner.workspaceId, name: ROUTE } } });
   expect(row.definition).toMatchObject({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }] });
-  await screenshot(page, "routes", info);
+  await screenshot(owner.page, "routes", info);
 });
 
 test("a route whose condition does not compile is refused with the server's message, and not saved", async ({}, info) => {
-  await editor(page).fill(JSON.stringify(BAD));
-  await page.getByRole("button", { name: "Save route" }).click();
-  const refusal = page.locator("section", { has: page.getByRole("form", { name: "Add a route" }) }).getByRole("alert");
+  await editor(owner.page).fill(JSON.stringify(BAD));
+  await owner.page.getByRole("button", { name: "Save route" }).click();
+  const refusal = owner.page.locator("section", { has: owner.page.getByRole("form", { name: "Add a route" }) }).getByRole("alert");
   await expect(refusal).toContainText("conditions[0].when does not compile");
-  await screenshot(page, "routes-refused", info);
-  await visit(page, routesPage());
-  await expect(card(page, ROUTE)).toBeVisible();
-  await expect(card(page, "bad")).toHaveCount(0);
+  await screenshot(owner.page, "routes-refused", info);
+  await visit(owner.page, routesPage());
+  await expect(card(owner.page, ROUTE)).toBeVisible();
+  await expect(card(owner.page, "bad")).toHaveCount(0);
   expect(await db.route.count({ where: { name: "bad" } })).toBe(0);
 });
 
 test("a call to the route with the workspace's key shows as its target's share of the last hour", async ({}, info) => {
-  const { data, response } = await openai.chat.completions.create({ model: ROUTE, messages: [{ role: "user", content: "routed from the browser test" }] }).withResponse();
+  const { data, response } = await owner.openai.chat.completions.create({ model: ROUTE, messages: [{ role: "user", content: "routed from the browser test" }] }).withResponse();
   expect(data.model).toBe(MODEL);
   expect(response.headers.get("x-gateway-route")).toBe(ROUTE);
 
   // The request log's row is written just after the answer: reload until it is counted.
-  const share = card(page, ROUTE).locator('[data-testid="route-share"]');
+  const share = card(owner.page, ROUTE).locator('[data-testid="route-share"]');
   await expect(async () => {
-    await visit(page, routesPage());
+    await visit(owner.page, routesPage());
     await expect(share).toHaveCount(1, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   const cells = share.getByRole("cell");
   await expect(cells.nth(0)).toHaveText(new RegExp(`^${MODEL}(@\\S+)?$`));
   await expect(cells.nth(1)).toHaveText("1");
   await expect(cells.nth(2)).toHaveText("100%");
-  await expect(card(page, ROUTE)).toContainText("No fallbacks or failures lately");
-  await screenshot(page, "routes-share", info);
+  await expect(card(owner.page, ROUTE)).toContainText("No fallbacks or failures lately");
+  await screenshot(owner.page, "routes-share", info);
 });
 
 test("a call that fell back is listed with its attempts, model@node, status and error, and time", async ({}, info) => {
   // The first target gives up after 1 ms (the whole attempt's timeout), so the call falls back to the second.
   const route = { name: FALLBACK, strategy: "fallback", targets: [{ model: MODEL, node: "local", timeout_ms: 1 }, { model: MODEL }] };
-  await editor(page).fill(JSON.stringify(route));
-  await page.getByRole("button", { name: "Save route" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved the route ${FALLBACK}.` })).toBeVisible();
-  await expect(card(page, FALLBACK).getByRole("row").filter({ hasText: "whole 1 ms" })).toContainText("local");
+  await editor(owner.page).fill(JSON.stringify(route));
+  await owner.page.getByRole("button", { name: "Save route" }).click();
+  await expect(owner.page.getByRole("status").filter({ hasText: `Saved the route ${FALLBACK}.` })).toBeVisible();
+  await expect(card(owner.page, FALLBACK).getByRole("row").filter({ hasText: "whole 1 ms" })).toContainText("local");
 
-  const { data, response } = await openai.chat.completions.create({ model: FALLBACK, messages: [{ role: "user", content: "falls back" }] }).withResponse();
+  const { data, response } = await owner.openai.chat.completions.create({ model: FALLBACK, messages: [{ role: "user", content: "falls back" }] }).withResponse();
   expect(data.model).toBe(MODEL);
   expect(response.headers.get("x-gateway-attempts")).toBe("2");
 
-  const failure = card(page, FALLBACK).locator('[data-testid="route-failure"]');
+  const failure = card(owner.page, FALLBACK).locator('[data-testid="route-failure"]');
   await expect(async () => {
-    await visit(page, routesPage());
+    await visit(owner.page, routesPage());
     await expect(failure).toHaveCount(1, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   await expect(failure.getByRole("cell").nth(1)).toHaveText("200 after a fallback");
@@ -112,10 +94,10 @@ test("a call that fell back is listed with its attempts, model@node, status and 
   await expect(attempts.nth(0)).toHaveText(new RegExp(`^${MODEL}@local → 5\\d\\d \\w+ \\d+ ms$`));
   await expect(attempts.nth(1)).toHaveText(new RegExp(`^${MODEL}@\\S+ → 200 \\d+ ms$`));
   // The failure's time, in the browser's own format: today.
-  await expect(failure.getByRole("cell").nth(0)).toContainText(await page.evaluate(() => new Date().toLocaleDateString()));
+  await expect(failure.getByRole("cell").nth(0)).toContainText(await owner.page.evaluate(() => new Date().toLocaleDateString()));
   // Only the call that fell back: the first route's plain call is not listed.
-  await expect(card(page, ROUTE).locator('[data-testid="route-failure"]')).toHaveCount(0);
-  await screenshot(page, "routes-fallback", info);
+  await expect(card(owner.page, ROUTE).locator('[data-testid="route-failure"]')).toHaveCount(0);
+  await screenshot(owner.page, "routes-fallback", info);
 });
 
 test("a member sees the routes but neither the editor nor Remove", async ({ browser }) => {
@@ -127,7 +109,7 @@ test("a member sees the routes but neither the editor nor Remove", async ({ brow
     await signUp(memberPage, who);
     await expect(memberPage).toHaveURL(/\/workspaces\/new$/);
     const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
-    await db.membership.create({ data: { workspaceId, userId: user.id, role: "member" } });
+    await db.membership.create({ data: { workspaceId: owner.workspaceId, userId: user.id, role: "member" } });
     await visit(memberPage, routesPage());
     await expect(card(memberPage, ROUTE).locator('[data-testid="route-share"]')).toContainText("100%");
     await expect(memberPage.getByText("Your role (member) can see the routes but not change them")).toBeVisible();
@@ -140,19 +122,19 @@ test("a member sees the routes but neither the editor nor Remove", async ({ brow
 });
 
 test("the owner opens a route in the editor, then removes both", async () => {
-  await page.getByRole("button", { name: `Edit the route ${ROUTE}` }).click();
-  const form = page.getByRole("form", { name: `Edit ${ROUTE}` });
+  await owner.page.getByRole("button", { name: `Edit the route ${ROUTE}` }).click();
+  const form = owner.page.getByRole("form", { name: `Edit ${ROUTE}` });
   await expect(form).toBeVisible();
   // The stored definition, defaults included.
-  expect(JSON.parse(await editor(page).inputValue())).toMatchObject({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }], conditions: [], max_wait_ms: 2000 });
+  expect(JSON.parse(await editor(owner.page).inputValue())).toMatchObject({ name: ROUTE, strategy: "weighted", targets: [{ model: MODEL, weight: 70 }], conditions: [], max_wait_ms: 2000 });
   await form.getByRole("button", { name: "New route instead" }).click();
-  await expect(page.getByRole("form", { name: "Add a route" })).toBeVisible();
+  await expect(owner.page.getByRole("form", { name: "Add a route" })).toBeVisible();
 
   for (const name of [FALLBACK, ROUTE]) {
-    await page.getByRole("button", { name: `Remove the route ${name}` }).click();
-    await page.getByRole("group", { name: `Confirm removing the route ${name}` }).getByRole("button", { name: "Yes, remove" }).click();
-    await expect(card(page, name)).toHaveCount(0);
+    await owner.page.getByRole("button", { name: `Remove the route ${name}` }).click();
+    await owner.page.getByRole("group", { name: `Confirm removing the route ${name}` }).getByRole("button", { name: "Yes, remove" }).click();
+    await expect(card(owner.page, name)).toHaveCount(0);
   }
-  await expect(page.getByText("No routes yet")).toBeVisible();
-  expect(await db.route.count({ where: { scope: workspaceId } })).toBe(0);
+  await expect(owner.page.getByText("No routes yet")).toBeVisible();
+  expect(await db.route.count({ where: { scope: owner.workspaceId } })).toBe(0);
 });
