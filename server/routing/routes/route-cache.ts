@@ -59,11 +59,17 @@ async function loadRoutes(): Promise<Routes> {
 
 function reload(): Promise<Routes> {
   const generation = (state.gatewayRoutesGeneration = (state.gatewayRoutesGeneration ?? 0) + 1);
-  const loading = loadRoutes().then((routes) => {
-    // A reload that started before a later one must not overwrite it.
-    if (state.gatewayRoutesGeneration === generation) state.gatewayRoutes = routes;
-    return state.gatewayRoutes ?? routes;
-  });
+  // Whatever loads the routes in this process listens for their changes first: a change committed
+  // meanwhile is either in the load or notified after it. (The dashboard's procedures and the data
+  // plane may hold this module twice in one process; each copy that loads subscribes.)
+  subscribe();
+  const loading = (subscribed ?? Promise.resolve())
+    .then(() => loadRoutes())
+    .then((routes) => {
+      // A reload that started before a later one must not overwrite it.
+      if (state.gatewayRoutesGeneration === generation) state.gatewayRoutes = routes;
+      return state.gatewayRoutes ?? routes;
+    });
   state.gatewayRoutesLoading = loading;
   loading.catch((err: unknown) => log.error({ err }, "routes could not be loaded")).finally(() => {
     if (state.gatewayRoutesLoading === loading) state.gatewayRoutesLoading = undefined;
@@ -86,12 +92,6 @@ export function routesNow(): Routes | undefined {
 
 /** Every route, by scope and name (loaded at the first call of the process). */
 export async function allRoutes(): Promise<Routes> {
-  const current = state.gatewayRoutes;
-  if (current) return current;
-  // Listening before the first load: a change committed while the process starts is either in
-  // the load or notified after it, never missed until the next refresh.
-  subscribe();
-  await subscribed;
   return state.gatewayRoutes ?? state.gatewayRoutesLoading ?? reload();
 }
 
@@ -120,6 +120,7 @@ export function routeOf(call: { principal: { workspaceId: string } | null }, inp
 
 /** Drops what this process holds, for a change it made itself (it reloads at once; others on NOTIFY). */
 export function invalidateRoutes(): void {
+  if (!state.gatewayRoutes && !state.gatewayRoutesLoading) return; // a process that serves no calls (the CLI) holds none
   state.gatewayRoutes = undefined;
   void reload().catch(() => undefined);
 }
