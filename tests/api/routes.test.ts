@@ -137,6 +137,14 @@ describe("routes", () => {
       expect(Date.now() - started, route).toBeLessThan(1200);
     }
     fakes[C]!.delayMs = 0;
+    // A route's own timeouts never open the node's breaker, which every workspace's calls share:
+    // after more of them than BREAKER_FAILURES, the node still takes a call naming its model.
+    fakes[C]!.delayMs = 1500;
+    for (let i = 0; i < 4; i++) await ask(openai, "hasty", `again ${i}`);
+    fakes[C]!.delayMs = 0;
+    const before = calls();
+    expect((await ask(openai, C, "direct")).completion.model).toBe(C);
+    expect(delta(before)).toMatchObject({ [C]: 1 });
   });
 
   it("a stream that fails before its first byte falls back; one that fails after does not", async () => {

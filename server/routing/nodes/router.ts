@@ -120,6 +120,10 @@ export async function withFailover<T>(
       if (signal?.aborted || !(err instanceof UpstreamFailure)) throw err;
       lastFailure = err;
       if (!err.retryable) throw upstreamError(err);
+      // A route's own timeout (shorter than the gateway's) says the target was too slow for that
+      // route, not that the node is broken: it never counts toward the breaker that every
+      // workspace's calls share, and the route, not this router, decides where the call goes next.
+      if (scope && (scope.signal?.aborted || (err.kind === "timeout" && scope.firstByteTimeoutMs !== undefined))) throw upstreamError(err);
       // A 429 is the node pacing one caller (often one workspace's key upstream), not a broken
       // node: it fails over, but never counts toward opening the breaker for everyone.
       if (err.kind === "status" && err.status === 429) continue;
