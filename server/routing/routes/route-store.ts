@@ -30,14 +30,18 @@ function parse(input: unknown): RouteDefinition {
   }
 }
 
-/** The routes a scope's callers can name: the scope's own and, for a workspace, the operator's. */
+/** The scopes whose routes a workspace's callers can name: the operator's, and the workspace's own. */
+const scopesSeenBy = (workspaceId: string | null) => ({ in: workspaceId ? [GLOBAL_SCOPE, workspaceId] : [GLOBAL_SCOPE] });
+
+/** The routes a scope's callers can name: the scope's own and, for a workspace, the operator's (which its own shadow). */
 async function visibleDefinitions(workspaceId: string | null): Promise<Map<string, RouteDefinition>> {
-  const rows = await db.route.findMany({ where: { scope: { in: workspaceId ? [GLOBAL_SCOPE, workspaceId] : [GLOBAL_SCOPE] } } });
+  const rows = await db.route.findMany({ where: { scope: scopesSeenBy(workspaceId) } });
   const byName = new Map<string, RouteDefinition>();
-  // The workspace's own shadow the operator's of the same name.
-  for (const r of rows.sort((a, b) => (a.scope === GLOBAL_SCOPE ? -1 : 0) - (b.scope === GLOBAL_SCOPE ? -1 : 0))) {
-    const parsed = ZRouteDefinition.safeParse(r.definition);
-    if (parsed.success) byName.set(r.name, parsed.data);
+  for (const own of [false, true]) {
+    for (const r of rows.filter((row) => (row.scope !== GLOBAL_SCOPE) === own)) {
+      const parsed = ZRouteDefinition.safeParse(r.definition);
+      if (parsed.success) byName.set(r.name, parsed.data);
+    }
   }
   return byName;
 }
@@ -117,14 +121,14 @@ export async function setRoute(workspaceId: string | null, input: unknown, actor
 
 /** The routes a workspace's callers can name (its own, and the operator's it does not shadow); null: the operator's only. */
 export async function listRoutes(workspaceId: string | null): Promise<RouteView[]> {
-  const rows = await db.route.findMany({ where: { scope: { in: workspaceId ? [GLOBAL_SCOPE, workspaceId] : [GLOBAL_SCOPE] } }, orderBy: { name: "asc" } });
+  const rows = await db.route.findMany({ where: { scope: scopesSeenBy(workspaceId) }, orderBy: { name: "asc" } });
   const own = new Set(rows.filter((r) => r.scope !== GLOBAL_SCOPE).map((r) => r.name));
   return rows.filter((r) => r.scope !== GLOBAL_SCOPE || !own.has(r.name)).map(view);
 }
 
 /** One route as the workspace's callers see it (its own, else the operator's), or 404. */
 export async function showRoute(workspaceId: string | null, name: string): Promise<RouteView> {
-  const rows = await db.route.findMany({ where: { name, scope: { in: workspaceId ? [GLOBAL_SCOPE, workspaceId] : [GLOBAL_SCOPE] } } });
+  const rows = await db.route.findMany({ where: { name, scope: scopesSeenBy(workspaceId) } });
   const row = rows.find((r) => r.scope !== GLOBAL_SCOPE) ?? rows[0];
   if (!row) throw errors.notFound(`No route named \`${name}\`.`, "route_not_found", "name");
   return view(row);
