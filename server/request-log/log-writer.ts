@@ -1,6 +1,6 @@
-// The request log's writer: rows are appended to the process's spool file as their answers end
-// (infra/spool: nothing answered is lost to a SIGKILL; the next process commits what a dead one
-// left) and written to PostgreSQL together every LOG_FLUSH_MS, one statement per batch, off the
+// The request log's writer: rows are appended to the process's spool file as their answers end,
+// before the answers' last bytes go out (infra/spool: nothing answered is lost to a SIGKILL; the
+// next process commits what a dead one left) and written to PostgreSQL together every LOG_FLUSH_MS, one statement per batch, off the
 // request path. While the database is unreachable the rows wait (up to MAX_QUEUED; past it the
 // oldest in memory are dropped, still in the spool file for the next process to commit).
 import { writeQueryable } from "../infra/db/write-pool";
@@ -30,15 +30,19 @@ export class RequestLogWriter {
     this.spool = spool;
   }
 
-  record(row: RequestLogRow): void {
+  /**
+   * Queues a row; returns when it is down in the spool (never rejects: a row the spool could not
+   * take waits in memory). Written with the other lines of this turn: one write(2) for them all.
+   */
+  record(row: RequestLogRow): Promise<void> | undefined {
     if (logExportOn()) exportRow(row);
-    // Written with the other lines of this turn (the answer went out already): one write(2) for them all.
     const queued: Queued = { row, segment: null };
+    let written: Promise<void> | undefined;
     try {
       const appended = this.spool?.appendSoon(row);
       if (appended) {
         queued.segment = appended.segment;
-        appended.written.catch((err: unknown) => {
+        written = appended.written.catch((err: unknown) => {
           log.warn({ err }, "request log: the spool could not be written; the row waits in memory");
           queued.segment = null; // not in the file: nothing of it to mark committed there
         });
@@ -49,6 +53,7 @@ export class RequestLogWriter {
     this.queue.push(queued);
     if (this.queue.length > MAX_QUEUED) this.queue.splice(0, this.queue.length - MAX_QUEUED);
     this.schedule(env.LOG_FLUSH_MS);
+    return written;
   }
 
   /** Writes everything queued now (shutdown, tests). */

@@ -166,9 +166,13 @@ export class CallObservation implements CallObserver {
     this.errorCode ??= err instanceof GatewayError ? err.code : "internal_error";
   }
 
-  /** The answer's last byte went out (or the client left). */
-  end(status: number): void {
-    if (this.ended) return;
+  /**
+   * The answer is about to end (its last bytes are written once the returned write of its log row
+   * to the spool is down, so a process killed right after answering loses no row), or the client
+   * left. Later calls do nothing.
+   */
+  end(status: number): Promise<void> | undefined {
+    if (this.ended) return undefined;
     this.ended = true;
     const seconds = (performance.now() - this.startedAt) / 1000;
     const m = metrics();
@@ -179,13 +183,14 @@ export class CallObservation implements CallObserver {
     if (this.nodeId) m.upstreamDuration.observe({ model: this.model, node: this.nodeId }, this.nodeMs / 1000);
     if (this.span) this.endSpan(status);
     if (status >= 500 || LOG_EVERY_REQUEST) this.writeLog(status, seconds);
-    if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) this.recordRow(status, seconds);
+    if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) return this.recordRow(status, seconds);
+    return undefined;
   }
 
-  private recordRow(status: number, seconds: number): void {
+  private recordRow(status: number, seconds: number): Promise<void> | undefined {
     const p = this.principal;
     const o = this.outcome;
-    requestLogWriter().record({
+    return requestLogWriter().record({
       id: this.requestId,
       createdAt: this.createdAt.toISOString(),
       workspaceId: p?.workspaceId ?? null,

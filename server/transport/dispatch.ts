@@ -24,9 +24,9 @@ export function statusOf(reply: Reply): number {
   return reply.kind === "binary" ? (reply.body.options.status ?? 200) : 200;
 }
 
-/** Tells the request's telemetry that its answer went out. */
-export function observeEnd(reply: Reply): void {
-  reply.observation?.end(statusOf(reply));
+/** Tells the request's telemetry that its answer ends; returns the write of its log row to the spool. */
+export function observeEnd(reply: Reply): Promise<void> | undefined {
+  return reply.observation?.end(statusOf(reply));
 }
 
 const SSE_HEADERS: ReplyHeaders = {

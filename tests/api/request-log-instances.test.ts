@@ -1,6 +1,7 @@
 // The request log with several gateway instances on one database: calls answered by two
 // instances are logged once each, none lost, none twice; and the calls an instance answered but
-// had not written yet when it was killed with SIGKILL are written by another process from its spool.
+// had not written yet when it was killed with SIGKILL, the instant after its last answer, are
+// written by another process from its spool.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,10 +55,11 @@ describe("the request log across instances", () => {
     const ids: string[] = [];
     try {
       for (let i = 0; i < 5; i++) ids.push(await chat(slow, secret, `answered ${i}`));
-      expect((await listLogs(workspace.id, {})).logs).toEqual([]);
     } finally {
+      // At once: a row's answer ends only once the row is down in the spool.
       await slow.kill();
     }
+    expect((await listLogs(workspace.id, {})).logs).toEqual([]);
     // The next process started on the host with the same spool folder replays it.
     const next = await startGatewayInstance({ env: { USAGE_SPOOL_DIR: spool } });
     try {

@@ -11,6 +11,7 @@ import { COMPRESS_MIN_BYTES, encodeLargeJson } from "../compression";
 import { drainAfterDisconnect } from "../drain";
 import { toGatewayError } from "../error-adapter";
 import { DONE_FRAME, endFrames, errorFrame, eventText } from "../sse-frames";
+import { statusOf } from "../dispatch";
 import { FrameBatch, whenDrained } from "./frame-batch";
 import { logFor } from "../../infra/telemetry/log";
 
@@ -44,6 +45,16 @@ function nextOrCut<T>(iterator: AsyncIterator<T>, state: Cuttable): Promise<Iter
 const uncork = (res: ServerResponse) => res.uncork();
 
 /**
+ * The answer is about to end: its telemetry ends now, and its last bytes wait for its request-log
+ * row to be down in the spool (one write(2) per turn for every answer ending in it), so a process
+ * killed with SIGKILL right after answering has lost no row of what it answered.
+ */
+async function ending(reply: Reply): Promise<void> {
+  const written = reply.observation?.end(statusOf(reply));
+  if (written) await written;
+}
+
+/**
  * Resolves once the socket took the chunk (or the client left: false). Chunks written in one turn
  * of the event loop go out in one socket write; `now` sends the chunk (and what is corked with
  * it, the head) at once instead: node:http itself holds a response's writes until the next tick,
@@ -65,7 +76,11 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
   const batch = new FrameBatch(res);
-  const endWith = (err: unknown) => (reply.observation?.failed(err), batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect)));
+  const endWith = async (err: unknown) => {
+    reply.observation?.failed(err);
+    await ending(reply);
+    batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect));
+  };
   const state: Cuttable = { cut: false };
   const cut = () => {
     state.cut = true;
@@ -96,6 +111,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         return endWith(errors.shuttingDown());
       }
       if (step.done) {
+        await ending(reply);
         batch.end(endFrames(reply));
         return;
       }
@@ -119,11 +135,14 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
  * The reply's headers and the body's own. A produced stream goes out chunked; a stored file states
  * its length (Content-Length), so downloads show their progress.
  */
-async function writeBinary(res: ServerResponse, replyHeaders: ReplyHeaders, result: BinaryBody, head: boolean): Promise<void> {
+async function writeBinary(res: ServerResponse, reply: Extract<Reply, { kind: "binary" }>, head: boolean): Promise<void> {
+  const result = reply.body;
   const status = result.options.status ?? 200;
   const body = result.body;
-  const headers = { ...replyHeaders, ...binaryHeaders(result) };
+  const headers = { ...reply.headers, ...binaryHeaders(result) };
   if (typeof body === "string" || body instanceof Uint8Array) {
+    await ending(reply);
+    if (res.headersSent) return;
     res.writeHead(status, headers);
     res.end(head ? undefined : body);
     return;
@@ -147,7 +166,10 @@ async function writeBinary(res: ServerResponse, replyHeaders: ReplyHeaders, resu
       res.destroy();
       return;
     }
-    if (step.done) return void res.end();
+    if (step.done) {
+      await ending(reply);
+      return void res.end();
+    }
     if (!(await write(res, step.value))) {
       if (result.options.drain === false) void iterator.return?.();
       else drainAfterDisconnect(iterator, requestId);
@@ -169,6 +191,7 @@ function discard(reply: Reply): void {
 /** A JSON answer of COMPRESS_MIN_BYTES or more: compressed when the client accepts it (compression.ts). */
 async function writeLargeJson(res: ServerResponse, reply: Extract<Reply, { kind: "json" }>, bytes: number, head: boolean): Promise<void> {
   const out = await encodeLargeJson(reply.headers, reply.body, bytes, res.req.headers["accept-encoding"]);
+  await ending(reply);
   // A large body is compressed on the thread pool: the shutdown's deadline may have answered meanwhile.
   if (res.headersSent) return;
   res.writeHead(reply.status, out.headers);
@@ -182,16 +205,20 @@ export async function writeReply(res: ServerResponse, reply: Reply, head: boolea
     case "json": {
       const bytes = Buffer.byteLength(reply.body);
       if (bytes >= COMPRESS_MIN_BYTES) return writeLargeJson(res, reply, bytes, head);
+      await ending(reply);
+      if (res.headersSent) return;
       res.writeHead(reply.status, { ...reply.headers, "content-length": bytes });
       res.end(head ? undefined : reply.body);
       return;
     }
     case "empty":
+      await ending(reply);
+      if (res.headersSent) return;
       res.writeHead(reply.status, reply.headers).end();
       return;
     case "sse":
       return writeEvents(res, reply);
     case "binary":
-      return writeBinary(res, reply.headers, reply.body, head);
+      return writeBinary(res, reply, head);
   }
 }
