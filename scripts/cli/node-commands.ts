@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { isCloudWire } from "../../server/providers/cloud";
 import { cliActor } from "../../server/audit/actor";
 import { listModelDetailsUncached } from "../../server/routing/catalog/models";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
@@ -18,14 +20,46 @@ const nodeRows = (nodes: NodeView[]) =>
     models: n.models.map((m) => m.model).join(",") || null,
   }));
 
-function parseModelMap(pairs: string[] = []): Record<string, string> {
+function parseModelMap(pairs: string[] = [], flag = "--model"): Record<string, string> {
   const map: Record<string, string> = {};
   for (const pair of pairs) {
     const [gateway, upstream] = pair.split("=");
-    if (!gateway || !upstream) throw new UsageError(`--model expects GATEWAY_MODEL=UPSTREAM_MODEL, got ${pair}`);
+    if (!gateway || !upstream) throw new UsageError(`${flag} expects GATEWAY_MODEL=${flag === "--model" ? "UPSTREAM_MODEL" : "DEPLOYMENT"}, got ${pair}`);
     map[gateway] = upstream;
   }
   return map;
+}
+
+type CloudFlags = Partial<Record<string, string | boolean | string[]>>;
+
+/** A cloud node's settings and credentials from its flags (none given: none sent). */
+function cloudInput(values: CloudFlags): { cloud?: Record<string, unknown>; credentials?: Record<string, unknown> } {
+  const str = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  const managed = str("managed-identity-client-id") ?? (values["managed-identity"] ? true : undefined);
+  const cloud = dropUndefined({ region: str("region"), project: str("project"), location: str("location"), apiVersion: str("api-version"), managedIdentity: managed });
+  let serviceAccount: unknown;
+  const file = str("credentials");
+  if (file) {
+    try {
+      serviceAccount = JSON.parse(readFileSync(file, "utf8"));
+    } catch (err) {
+      throw new UsageError(`--credentials: ${file} is not a readable JSON key file (${(err as Error).message})`);
+    }
+  }
+  const credentials = dropUndefined({
+    access_key_id: str("access-key-id"),
+    secret_access_key: str("secret-access-key"),
+    session_token: str("session-token"),
+    tenant_id: str("tenant-id"),
+    client_id: str("client-id"),
+    client_secret: str("client-secret"),
+    service_account: serviceAccount,
+  });
+  return { ...(Object.keys(cloud).length ? { cloud } : {}), ...(Object.keys(credentials).length ? { credentials } : {}) };
+}
+
+function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 }
 
 export const nodeCommands: Record<string, Command> = {
@@ -43,6 +77,22 @@ export const nodeCommands: Record<string, Command> = {
         weight: { type: "string" },
         model: { type: "string", multiple: true },
         "no-discover": { type: "boolean" },
+        // The clouds (azure, bedrock, vertex).
+        endpoint: { type: "string" },
+        region: { type: "string" },
+        project: { type: "string" },
+        location: { type: "string" },
+        "api-version": { type: "string" },
+        deployment: { type: "string", multiple: true },
+        credentials: { type: "string" },
+        "access-key-id": { type: "string" },
+        "secret-access-key": { type: "string" },
+        "session-token": { type: "string" },
+        "tenant-id": { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        "managed-identity": { type: "boolean" },
+        "managed-identity-client-id": { type: "string" },
       },
       [],
     );
@@ -50,13 +100,14 @@ export const nodeCommands: Record<string, Command> = {
     if (weight !== undefined && !Number.isInteger(weight)) throw new UsageError("--weight must be an integer");
     const input = ZAddNodeInput.parse({
       name: required(values.name, "name"),
-      url: required(values.url, "url"),
+      url: values.endpoint ?? values.url ?? (isCloudWire(values.wire) ? undefined : required(values.url, "url")),
       apiKey: values.key ?? values["api-key"],
       wire: values.wire,
+      ...cloudInput(values),
       city: required(values.city, "city"),
       country: required(values.country, "country"),
       weight,
-      models: parseModelMap(values.model as string[] | undefined),
+      models: { ...parseModelMap(values.model as string[] | undefined), ...parseModelMap(values.deployment as string[] | undefined, "--deployment") },
       discover: !values["no-discover"],
     });
     return async () => {

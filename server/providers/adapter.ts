@@ -46,4 +46,12 @@ export type ChatAdapter = {
    * out. A format without a moderation endpoint refuses it (moderation-refusal.ts).
    */
   moderate(target: UpstreamTarget, body: Json, options: CallOptions): Promise<Json>;
+  /**
+   * Anthropic's Messages API passed through as the client sent it (`model` already the node's
+   * name), for a node whose model speaks it natively (Anthropic's API; Claude on Bedrock or
+   * Vertex). Resolves to the node's answer as Anthropic writes it: its JSON message, or, when
+   * `body.stream`, a body of Anthropic's server-sent events. Null: this model does not, and the
+   * call is translated to a chat completion instead.
+   */
+  messages?(target: UpstreamTarget, body: Json, beta: string | undefined, signal?: AbortSignal): Promise<UpstreamResponse> | null;
 };

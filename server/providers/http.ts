@@ -4,6 +4,7 @@
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../infra/env";
 import { clientSpan, inTrace } from "../infra/telemetry/tracing";
+import type { CloudSettings, Signer } from "./cloud";
 import { UpstreamFailure } from "./upstream-failure";
 import { wireHeaders, type Wire } from "./wire";
 
@@ -20,6 +21,9 @@ export type UpstreamTarget = {
   /** A route's target's own timeout to the first byte (ms), and a signal aborted when its whole-attempt timeout passes. */
   firstByteTimeoutMs?: number;
   signal?: AbortSignal;
+  /** A cloud node's settings (region, project, api-version...), and its per-request signer (a token, a SigV4 signature). */
+  cloud?: CloudSettings;
+  sign?: Signer;
 };
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Dispatcher.ResponseData["body"] };
 
@@ -84,11 +88,13 @@ async function send(url: URL, method: Method, options: RequestOptions, target: U
   let res: Dispatcher.ResponseData;
   // A route's attempt may bring its own first-byte timeout, and a signal for its whole-attempt timeout.
   const signal = target.signal ? (options.signal ? AbortSignal.any([options.signal, target.signal]) : target.signal) : options.signal;
+  let headers = { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) };
+  if (target.sign) headers = { ...headers, ...(await signed(target.sign, method, url, headers, options.body)) };
   try {
     res = await poolFor(url.origin).request({
       method,
       path: url.pathname + url.search,
-      headers: { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) },
+      headers,
       body: options.body,
       signal,
       headersTimeout: target.firstByteTimeoutMs ?? env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
@@ -100,6 +106,20 @@ async function send(url: URL, method: Method, options: RequestOptions, target: U
   }
   if (res.statusCode >= 400) throw await failureOf(res);
   return { status: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/**
+ * A cloud node's per-request headers. Credentials that cannot be had (a token endpoint that
+ * refuses, no AWS credentials anywhere in the chain) are the operator's to fix: a 502 that says
+ * so, which another node may still do better than.
+ */
+async function signed(sign: Signer, method: Method, url: URL, headers: Record<string, string>, body: RequestOptions["body"]): Promise<Record<string, string>> {
+  try {
+    return await sign({ method, url, headers, body: typeof body === "string" ? body : undefined });
+  } catch (err) {
+    if (err instanceof UpstreamFailure) throw err;
+    throw new UpstreamFailure("connect", `the node's credentials could not be used: ${(err as Error).message}`, 502);
+  }
 }
 
 /** POSTs a body; resolves once the node's status and headers arrived (its first byte). */

@@ -2,7 +2,7 @@
 // headers every call carries, and where a node's model list is. The translation of calls to and
 // from each format lives beside it (openai-compatible/, anthropic/, gemini/).
 
-export const WIRES = ["openai", "anthropic", "gemini"] as const;
+export const WIRES = ["openai", "anthropic", "gemini", "azure", "bedrock", "vertex"] as const;
 export type Wire = (typeof WIRES)[number];
 
 type WireSpec = {
@@ -18,6 +18,10 @@ export const WIRE_SPECS: Record<Wire, WireSpec> = {
   openai: { auth: (key) => ({ authorization: `Bearer ${key}` }), headers: {}, versionPath: "/v1" },
   anthropic: { auth: (key) => ({ "x-api-key": key }), headers: { "anthropic-version": "2023-06-01" }, versionPath: "/v1" },
   gemini: { auth: (key) => ({ "x-goog-api-key": key }), headers: {}, versionPath: "/v1beta" },
+  // The clouds authenticate through their specs (cloud.ts): these are their API-key forms.
+  azure: { auth: (key) => ({ "api-key": key }), headers: {}, versionPath: "" },
+  bedrock: { auth: (key) => ({ authorization: `Bearer ${key}` }), headers: {}, versionPath: "" },
+  vertex: { auth: () => ({}), headers: {}, versionPath: "" },
 };
 
 /** The headers that identify the gateway to a node of this wire format. */
@@ -29,6 +33,6 @@ export function wireHeaders(wire: Wire | undefined, apiKey: string | null): Reco
 /** A node's base URL: an Anthropic or Gemini node given as a bare origin gets its API's version path. */
 export function nodeBaseUrl(url: string, wire: Wire): string {
   const trimmed = url.replace(/\/+$/, "");
-  if (wire === "openai" || new URL(trimmed).pathname !== "/") return trimmed;
+  if (!WIRE_SPECS[wire].versionPath || new URL(trimmed).pathname !== "/") return trimmed;
   return `${trimmed}${WIRE_SPECS[wire].versionPath}`;
 }

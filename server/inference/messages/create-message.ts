@@ -8,7 +8,6 @@ import { ModelCall } from "../../admission/admit";
 import { EventStream } from "../../kernel/event-stream";
 import type { OpenedStream } from "../../providers/adapter";
 import type { UpstreamResponse } from "../../providers/http";
-import { postMessages } from "../../providers/messages-passthrough";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
 import { withFailover, type Routed } from "../../routing/nodes/router";
@@ -52,8 +51,9 @@ export async function createMessage(req: MessageCreate): Promise<ModelCall<Json 
   const spec = { endpoint: "/v1/messages", model: row.id, maxCost: maxChatCost(row, bound), tokens: maxChatTokens(row, bound) };
 
   const attempt = async (r: Routed): Promise<Answered> => {
-    if (r.node.wire === "anthropic") {
-      const res = await postMessages(r.node, nativeBody(req, r.upstreamModel, row.maxOutputTokens), beta);
+    const native = r.node.adapter.messages?.(r.node, nativeBody(req, r.upstreamModel, row.maxOutputTokens), beta);
+    if (native) {
+      const res = await native;
       return req.stream ? { events: res } : { message: await readMessage(res) };
     }
     return req.stream ? { chunks: await openStreamOn(row, chat)(r) } : { completion: await completeOn(row, chat)(r) };

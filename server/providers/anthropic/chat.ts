@@ -4,6 +4,7 @@
 import type { Message } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatAdapter } from "../adapter";
 import { postForJson, postJson } from "../http";
+import { postMessages } from "../messages-passthrough";
 import { refuseModerations } from "../moderation-refusal";
 import { UpstreamFailure } from "../upstream-failure";
 import { toMessagesRequest } from "./request";
@@ -23,4 +24,5 @@ export const anthropicAdapter: ChatAdapter = {
     return { response, translator: new AnthropicStreamTranslator(request.model) };
   },
   moderate: refuseModerations("Anthropic's Messages API"),
+  messages: (target, body, beta, signal) => postMessages(target, body, beta, signal),
 };

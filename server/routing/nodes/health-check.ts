@@ -4,21 +4,20 @@ import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
 import { listNodeModels } from "../../providers/model-lists";
-import type { Wire } from "../../providers/wire";
+import { nodeTarget, type StoredNode } from "../../providers/node-target";
 import { healthCheckPassed } from "./breaker";
-import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
 import { alertNodeStatus } from "../../alerts/gateway-alerts";
 
 const log = logFor("routing");
 
-type CheckedNode = { id: string; baseUrl: string; wire?: Wire; apiKeyEncrypted: string | null; status: string; lastHealthCheckAt?: Date | null };
+type CheckedNode = StoredNode & { id: string; status: string; lastHealthCheckAt?: Date | null };
 
 export async function checkNode(node: CheckedNode): Promise<boolean> {
   const started = performance.now();
   let error: string | null = null;
   try {
-    await listNodeModels({ baseUrl: node.baseUrl, wire: node.wire, apiKey: node.apiKeyEncrypted ? open(node.apiKeyEncrypted) : null }, env.HEALTH_CHECK_TIMEOUT_MS);
+    await listNodeModels(nodeTarget(node), env.HEALTH_CHECK_TIMEOUT_MS);
   } catch (err) {
     error = (err as Error).message;
   }
@@ -45,7 +44,7 @@ export async function checkNode(node: CheckedNode): Promise<boolean> {
 export async function checkAllNodes(): Promise<void> {
   const nodes = await db.node.findMany({
     where: { enabled: true },
-    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true, lastHealthCheckAt: true },
+    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, cloud: true, credentialsEncrypted: true, status: true, lastHealthCheckAt: true },
   });
   await Promise.all(nodes.map((n) => checkNode(n).catch(() => false)));
 }

@@ -2,11 +2,12 @@
 // Reloaded at most every REGISTRY_TTL_MS and at once when a node change is notified.
 import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
-import { open } from "../../infra/secret-box";
 import { logFor } from "../../infra/telemetry/log";
 import type { ChatAdapter } from "../../providers/adapter";
 import { adapterFor } from "../../providers/adapters";
-import { wireHeaders, type Wire } from "../../providers/wire";
+import type { CloudSettings, Signer } from "../../providers/cloud";
+import { nodeTarget } from "../../providers/node-target";
+import type { Wire } from "../../providers/wire";
 
 const log = logFor("routing");
 
@@ -19,6 +20,9 @@ export type RoutableNode = {
   wire: Wire;
   adapter: ChatAdapter;
   headers: Record<string, string>;
+  /** A cloud node's settings and per-request signer (providers/node-target.ts). */
+  cloud?: CloudSettings;
+  sign?: Signer;
   weight: number;
   online: boolean;
   /** Where the node is (ISO country code), for routes that prefer the caller's region. */
@@ -42,16 +46,22 @@ let subscribed: Promise<void> | undefined;
 async function load(): Promise<RoutableNode[]> {
   const generation = state.gatewayNodesGeneration ?? 0;
   const rows = await db.node.findMany({ where: { enabled: true }, include: { models: true }, orderBy: { createdAt: "asc" } });
-  const nodes = rows.map((r) => {
-    const apiKey = r.apiKeyEncrypted ? open(r.apiKeyEncrypted) : null;
+  const nodes = rows.flatMap((r) => {
+    let target;
+    try {
+      target = nodeTarget(r);
+    } catch (err) {
+      // One node whose settings or credentials cannot be read must not take the others down.
+      log.error({ err, node: r.id }, "node registry: the node's credentials could not be read; it is not routed to");
+      return [];
+    }
     return {
       id: r.id,
       name: r.name,
-      baseUrl: r.baseUrl,
-      apiKey,
+      ...target,
+      headers: target.headers ?? {},
       wire: r.wire,
       adapter: adapterFor(r.wire),
-      headers: wireHeaders(r.wire, apiKey),
       weight: r.weight,
       online: r.status === "online",
       country: r.country.toUpperCase(),

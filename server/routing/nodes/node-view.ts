@@ -8,9 +8,12 @@ export type NodeView = {
   id: string;
   name: string;
   baseUrl: string;
-  /** The node's wire format: openai, anthropic or gemini. */
+  /** The node's wire format: openai, anthropic, gemini, azure, bedrock or vertex. */
   wire: string;
   hasApiKey: boolean;
+  /** A cloud node's settings (region, project, location, api-version), and whether credentials were given to it (never shown). */
+  cloud: Record<string, unknown> | null;
+  hasCredentials: boolean;
   region: { city: string; country: string };
   weight: number;
   enabled: boolean;
@@ -28,6 +31,8 @@ export function toNodeView(row: NodeRow): NodeView {
     baseUrl: row.baseUrl,
     wire: row.wire,
     hasApiKey: row.apiKeyEncrypted !== null,
+    cloud: (row.cloud as Record<string, unknown> | null) ?? null,
+    hasCredentials: row.credentialsEncrypted !== null,
     region: { city: row.city, country: row.country },
     weight: row.weight,
     enabled: row.enabled,

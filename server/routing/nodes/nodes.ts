@@ -9,19 +9,29 @@ import { env } from "../../infra/env";
 import { errors, GatewayError } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
-import { nodeBaseUrl, WIRES, type Wire } from "../../providers/wire";
+import { nodeBaseUrl, WIRES } from "../../providers/wire";
+import { isCloudWire, ZCloudCredentials, ZCloudSettings } from "../../providers/cloud";
+import { CLOUD_SPECS } from "../../providers/cloud-wires";
+import { assertOutboundUrlAllowed } from "../../infra/net/outbound-policy";
+import { nodeTarget, type StoredNode } from "../../providers/node-target";
 import { nodeInclude, toNodeView, type NodeRow, type NodeView } from "./node-view";
 import { open, seal } from "../../infra/secret-box";
 
 export const ZAddNodeInput = z.object({
   name: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/, "letters, digits, '.', '_' and '-' only"),
+  /** The node's address; a cloud node's defaults to its service's, from its settings (`--endpoint` overrides it). */
   url: z
     .string()
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL such as http://127.0.0.1:8000/v1")
-    .transform((u) => u.replace(/\/+$/, "")),
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
   apiKey: z.string().min(1).optional(),
-  /** The node's wire format: OpenAI's (default), Anthropic's Messages API or Gemini's API. */
+  /** The node's wire format: OpenAI's (default), Anthropic's Messages API, Gemini's API, or a cloud's (Azure OpenAI, Bedrock, Vertex AI). */
   wire: z.enum(WIRES).default("openai"),
+  /** A cloud node's settings (region, project, location, api-version, managed identity). */
+  cloud: ZCloudSettings.optional(),
+  /** A cloud node's credentials (AWS keys, an Entra application, a service account), sealed at rest. */
+  credentials: ZCloudCredentials.optional(),
   city: z.string().trim().min(1).max(100),
   country: z
     .string()
@@ -41,8 +51,35 @@ export type AddNodeInput = z.input<typeof ZAddNodeInput>;
  */
 export function nodeChanges(before: NodeRow | null, after: NodeRow | null): AuditChanges {
   const fields = (r: NodeRow | null) =>
-    r && { name: r.name, url: r.baseUrl, wire: r.wire, city: r.city, country: r.country, weight: r.weight, enabled: r.enabled, models: r.models.map((m) => m.modelId), api_key: r.apiKeyEncrypted };
-  return diff(fields(before), fields(after), ["name", "url", "wire", "city", "country", "weight", "enabled", "models"], ["api_key"]);
+    r && {
+      name: r.name,
+      url: r.baseUrl,
+      wire: r.wire,
+      cloud: r.cloud === null ? null : JSON.stringify(r.cloud),
+      city: r.city,
+      country: r.country,
+      weight: r.weight,
+      enabled: r.enabled,
+      models: r.models.map((m) => m.modelId),
+      api_key: r.apiKeyEncrypted,
+      credentials: r.credentialsEncrypted,
+    };
+  return diff(fields(before), fields(after), ["name", "url", "wire", "cloud", "city", "country", "weight", "enabled", "models"], ["api_key", "credentials"]);
+}
+
+/**
+ * Where a node is: its URL, or a cloud node's service address from its settings. A cloud's
+ * address (the service's, or one given as --endpoint) passes the outbound guard's rules.
+ */
+function nodeUrl(data: z.output<typeof ZAddNodeInput>): string {
+  if (!isCloudWire(data.wire)) {
+    if (data.cloud || data.credentials) throw errors.invalidRequest(`Cloud settings and credentials are for the azure, bedrock and vertex wire formats, not ${data.wire}.`, "wire");
+    if (!data.url) throw errors.invalidRequest("A node needs its URL (--url).", "url");
+    return data.url;
+  }
+  const url = data.url ?? CLOUD_SPECS[data.wire].endpoint(data.cloud ?? {});
+  assertOutboundUrlAllowed(url, "url");
+  return url;
 }
 
 export type AddedNode = { node: NodeView; discovered: number; importedModels: string[]; discoveryError?: string };
@@ -65,9 +102,9 @@ async function assertSameSecret(): Promise<void> {
   }
 }
 
-async function discover(url: string, apiKey: string | null, wire: Wire): Promise<{ models: UpstreamModel[]; error?: string }> {
+async function discover(node: StoredNode): Promise<{ models: UpstreamModel[]; error?: string }> {
   try {
-    return { models: await listNodeModels({ baseUrl: url, apiKey, wire }, env.HEALTH_CHECK_TIMEOUT_MS) };
+    return { models: await listNodeModels(nodeTarget(node), env.HEALTH_CHECK_TIMEOUT_MS) };
   } catch (err) {
     return { models: [], error: (err as Error).message };
   }
@@ -83,9 +120,16 @@ export async function addNode(input: AddNodeInput, actor?: AuditActor): Promise<
   if (await db.node.findUnique({ where: { name: data.name }, select: { id: true } })) {
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
-  if (data.apiKey) await assertSameSecret();
-  const baseUrl = nodeBaseUrl(data.url, data.wire);
-  const found = data.discover ? await discover(baseUrl, data.apiKey ?? null, data.wire) : { models: [] };
+  if (data.apiKey || data.credentials) await assertSameSecret();
+  const stored: StoredNode = {
+    baseUrl: nodeBaseUrl(nodeUrl(data), data.wire),
+    wire: data.wire,
+    apiKeyEncrypted: data.apiKey ? seal(data.apiKey) : null,
+    cloud: data.cloud ?? null,
+    credentialsEncrypted: data.credentials ? seal(JSON.stringify(data.credentials)) : null,
+  };
+  const baseUrl = stored.baseUrl;
+  const found = data.discover ? await discover(stored) : { models: [] };
   const cards: ModelCard[] = found.models.flatMap((m) => {
     const card = ZModelCard.safeParse(m);
     return card.success ? [card.data] : [];
@@ -105,7 +149,9 @@ export async function addNode(input: AddNodeInput, actor?: AuditActor): Promise<
         name: data.name,
         baseUrl,
         wire: data.wire,
-        apiKeyEncrypted: data.apiKey ? seal(data.apiKey) : null,
+        apiKeyEncrypted: stored.apiKeyEncrypted,
+        ...(data.cloud ? { cloud: data.cloud } : {}),
+        credentialsEncrypted: stored.credentialsEncrypted,
         city: data.city,
         country: data.country,
         weight: data.weight,

@@ -10,7 +10,8 @@ import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
 import { errors } from "../../kernel/errors";
 import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
-import { nodeBaseUrl, type Wire } from "../../providers/wire";
+import { nodeTarget, type StoredNode } from "../../providers/node-target";
+import { nodeBaseUrl } from "../../providers/wire";
 import { checkNode } from "./health-check";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
 import { nodeChanges, ZAddNodeInput } from "./nodes";
@@ -31,9 +32,10 @@ export const ZUpdateNodeInput = z.object({
 });
 export type UpdateNodeInput = z.input<typeof ZUpdateNodeInput>;
 
-async function listAt(url: string, apiKey: string | null, wire: Wire): Promise<UpstreamModel[]> {
+/** The node's models at its new URL, or with its new key. */
+async function listAt(node: StoredNode, url: string, apiKey: string | null): Promise<UpstreamModel[]> {
   try {
-    return await listNodeModels({ baseUrl: url, apiKey, wire }, env.HEALTH_CHECK_TIMEOUT_MS);
+    return await listNodeModels(nodeTarget({ ...node, baseUrl: url, apiKeyEncrypted: apiKey ? seal(apiKey) : null }), env.HEALTH_CHECK_TIMEOUT_MS);
   } catch (err) {
     throw errors.invalidRequest(`The node at ${url} did not list its models (${(err as Error).message}); nothing was changed.`, "url", "node_unreachable");
   }
@@ -53,7 +55,7 @@ export async function updateNode(input: UpdateNodeInput, actor?: AuditActor): Pr
   }
   const apiKey = data.apiKey === undefined ? (current.apiKeyEncrypted ? open(current.apiKeyEncrypted) : null) : data.apiKey;
   const moved = url !== current.baseUrl || data.apiKey !== undefined;
-  const upstream = moved ? await listAt(url, apiKey, current.wire) : null;
+  const upstream = moved ? await listAt(current, url, apiKey) : null;
 
   const row = await db.$transaction(async (tx) => {
     if (upstream) {
@@ -96,6 +98,9 @@ export async function updateNode(input: UpdateNodeInput, actor?: AuditActor): Pr
 
 /** Checks a node now, so the dashboard shows its health at once instead of after the next round. */
 export async function refreshHealth(nodeId: string): Promise<void> {
-  const node = await db.node.findUnique({ where: { id: nodeId }, select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, status: true, enabled: true } });
+  const node = await db.node.findUnique({
+    where: { id: nodeId },
+    select: { id: true, baseUrl: true, wire: true, apiKeyEncrypted: true, cloud: true, credentialsEncrypted: true, status: true, enabled: true },
+  });
   if (node?.enabled) await checkNode(node).catch(() => false);
 }

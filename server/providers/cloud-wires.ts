@@ -1,0 +1,7 @@
+// Each cloud format's spec (cloud.ts), beside its adapter (adapters.ts).
+import { azureSpec } from "./azure/spec";
+import { bedrockSpec } from "./bedrock/spec";
+import { vertexSpec } from "./vertex/spec";
+import type { CloudWireName, CloudWireSpec } from "./cloud";
+
+export const CLOUD_SPECS: Record<CloudWireName, CloudWireSpec> = { azure: azureSpec, bedrock: bedrockSpec, vertex: vertexSpec };
