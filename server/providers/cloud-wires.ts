@@ -2,6 +2,7 @@
 import { azureSpec } from "./azure/spec";
 import { bedrockSpec } from "./bedrock/spec";
 import { vertexSpec } from "./vertex/spec";
-import type { CloudWireName, CloudWireSpec } from "./cloud";
+import type { CloudWireName } from "./cloud";
+import type { CloudWireSpec } from "./cloud-spec";
 
 export const CLOUD_SPECS: Record<CloudWireName, CloudWireSpec> = { azure: azureSpec, bedrock: bedrockSpec, vertex: vertexSpec };

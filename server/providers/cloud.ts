@@ -3,8 +3,6 @@
 // and how its calls authenticate: static headers, and for the clouds whose tokens expire or whose
 // requests are signed, a signer run on each request (its token cache lives in it, one per node).
 import { z } from "zod";
-import type { UpstreamModel } from "./openai-compatible/list-models";
-import type { UpstreamTarget } from "./http";
 
 export const CLOUD_WIRES = ["azure", "bedrock", "vertex"] as const;
 export type CloudWireName = (typeof CLOUD_WIRES)[number];
@@ -52,16 +50,6 @@ export type Signer = (request: SignableRequest) => Promise<Record<string, string
 
 /** How a node's calls authenticate: headers made once, and a signer run per request when the cloud needs one. */
 export type NodeAuth = { headers: Record<string, string>; sign?: Signer };
-
-/** What each cloud format provides beside its adapter. */
-export type CloudWireSpec = {
-  /** How calls authenticate, from the node's settings, its key (an API key, when given one) and its credentials. Made once per node. */
-  auth(settings: CloudSettings, apiKey: string | null, credentials: CloudCredentials | null): NodeAuth;
-  /** The service's address from the settings, when the node was given no --endpoint; throws a 400 naming what is missing. */
-  endpoint(settings: CloudSettings): string;
-  /** The node's models (its model list, deployments or known publisher models), as the health check and discovery ask. */
-  listModels(target: UpstreamTarget, timeoutMs: number): Promise<UpstreamModel[]>;
-};
 
 export function isCloudWire(wire: string | undefined): wire is CloudWireName {
   return (CLOUD_WIRES as readonly string[]).includes(wire ?? "");

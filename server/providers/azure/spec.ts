@@ -1,5 +1,5 @@
 // Azure: how a node authenticates, where the service is, and its model list (cloud.ts).
-import type { CloudWireSpec } from "../cloud";
+import type { CloudWireSpec } from "../cloud-spec";
 import { UpstreamFailure } from "../upstream-failure";
 
 const unbuilt = () => {
