@@ -7,8 +7,8 @@ import { refreshHealth, updateNode, ZUpdateNodeInput } from "../../routing/nodes
 import { listUnpricedModels, setModelPrice, ZSetPriceInput } from "../../routing/catalog/set-price";
 import { operatorProcedure, router } from "../init";
 
-/** What the "Add node" form sends: explicit model mappings stay a CLI feature. */
-export const ZCreateNodeInput = ZAddNodeInput.pick({ name: true, url: true, wire: true, apiKey: true, city: true, country: true, weight: true });
+/** What the "Add node" form sends: a cloud node's settings, credentials and deployments (its model map) too. */
+export const ZCreateNodeInput = ZAddNodeInput.pick({ name: true, url: true, wire: true, apiKey: true, city: true, country: true, weight: true, cloud: true, credentials: true, models: true });
 
 export const nodesRouter = router({
   list: operatorProcedure.query(() => listNodes()),

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button, Card, ErrorState } from "@/app/_components/ui";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
+import { CloudFields, cloudInput, EMPTY_CLOUD, isCloud, type CloudFieldValues } from "./cloud-fields";
 import { EMPTY_NODE, NodeFields, type NodeFieldValues } from "./node-fields";
 
 /** Adds a node: the server asks it which models it serves and links those in the catalog. */
@@ -11,10 +12,12 @@ export function AddNodeForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<NodeFieldValues>(EMPTY_NODE);
+  const [cloud, setCloud] = useState<CloudFieldValues>(EMPTY_CLOUD);
   const create = useMutation(
     trpc.nodes.create.mutationOptions({
       onSuccess: async () => {
         setValues(EMPTY_NODE);
+        setCloud(EMPTY_CLOUD);
         await refresh(queryClient, trpc.nodes.list.queryKey());
         await refresh(queryClient, trpc.models.list.queryKey());
         await refresh(queryClient, trpc.nodes.unpricedModels.queryKey());
@@ -31,8 +34,9 @@ export function AddNodeForm() {
           e.preventDefault();
           create.mutate({
             name: values.name.trim(),
-            url: values.url.trim(),
+            url: values.url.trim() || undefined,
             wire: values.wire,
+            ...(isCloud(values.wire) ? cloudInput(values.wire, cloud) : {}),
             apiKey: values.apiKey || undefined,
             city: values.city.trim(),
             country: values.country.trim(),
@@ -41,6 +45,7 @@ export function AddNodeForm() {
         }}
       >
         <NodeFields values={values} onChange={setValues} showWire apiKeyHint="Sent by the gateway to the node; stored encrypted and never shown again." />
+        {isCloud(values.wire) ? <CloudFields wire={values.wire} values={cloud} onChange={setCloud} /> : null}
         <div className="flex items-end sm:col-span-2 lg:col-span-3">
           <Button type="submit" busy={create.isPending}>
             Add node

@@ -3,7 +3,7 @@
 import type { ChangeEvent } from "react";
 import { SelectField, TextField } from "@/app/_components/ui";
 
-export type NodeWire = "openai" | "anthropic" | "gemini";
+export type NodeWire = "openai" | "anthropic" | "gemini" | "azure" | "bedrock" | "vertex";
 export type NodeFieldValues = { name: string; url: string; wire: NodeWire; apiKey: string; city: string; country: string; weight: string };
 export const EMPTY_NODE: NodeFieldValues = { name: "", url: "", wire: "openai", apiKey: "", city: "", country: "", weight: "1" };
 
@@ -11,6 +11,9 @@ const URL_HINTS: Record<NodeWire, { placeholder: string; hint: string }> = {
   openai: { placeholder: "http://10.0.0.5:8000/v1", hint: "The node's OpenAI-compatible base URL, ending in /v1." },
   anthropic: { placeholder: "https://api.anthropic.com", hint: "Anthropic's API (or a server speaking its Messages API); /v1 is added to a bare address." },
   gemini: { placeholder: "https://generativelanguage.googleapis.com", hint: "Google's Gemini API; /v1beta is added to a bare address." },
+  azure: { placeholder: "https://my-resource.openai.azure.com", hint: "The Azure OpenAI resource's endpoint." },
+  bedrock: { placeholder: "https://bedrock-runtime.us-east-1.amazonaws.com", hint: "Optional: Bedrock's address in the region, or a VPC endpoint." },
+  vertex: { placeholder: "https://us-central1-aiplatform.googleapis.com", hint: "Optional: Vertex AI's address in the location, or a private endpoint." },
 };
 
 export function NodeFields({
@@ -35,9 +38,20 @@ export function NodeFields({
           <option value="openai">OpenAI (vLLM, Ollama, OpenAI, compatible servers)</option>
           <option value="anthropic">Anthropic Messages API</option>
           <option value="gemini">Google Gemini API</option>
+          <option value="azure">Azure OpenAI</option>
+          <option value="bedrock">AWS Bedrock</option>
+          <option value="vertex">Google Vertex AI</option>
         </SelectField>
       ) : null}
-      <TextField label="Base URL" type="url" value={values.url} onChange={set("url")} required placeholder={url.placeholder} hint={url.hint} />
+      <TextField
+        label="Base URL"
+        type="url"
+        value={values.url}
+        onChange={set("url")}
+        required={values.wire !== "bedrock" && values.wire !== "vertex"}
+        placeholder={url.placeholder}
+        hint={url.hint}
+      />
       <TextField label="API key (optional)" type="password" autoComplete="off" value={values.apiKey} onChange={set("apiKey")} hint={apiKeyHint} />
       <TextField label="City" value={values.city} onChange={set("city")} required maxLength={100} />
       <TextField label="Country" value={values.country} onChange={set("country")} required maxLength={2} placeholder="DE" hint="Two-letter ISO code." />

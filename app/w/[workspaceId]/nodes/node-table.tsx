@@ -50,6 +50,14 @@ export function NodeTable({ nodes, onEdit }: { nodes: NodeView[]; onEdit: (node:
             <div className="max-w-64 truncate font-mono text-xs text-slate-500" title={n.baseUrl}>
               {n.baseUrl}
             </div>
+            {n.cloud ? (
+              <div className="text-xs text-slate-500" data-testid="node-cloud">
+                {Object.entries(n.cloud)
+                  .map(([k, v]) => `${k} ${v === true ? "yes" : String(v)}`)
+                  .join(" · ")}
+                {n.hasCredentials ? " · credentials set" : ""}
+              </div>
+            ) : null}
           </Td>
           <Td>
             {n.region.city}, {n.region.country}
