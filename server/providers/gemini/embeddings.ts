@@ -39,7 +39,7 @@ export async function embedOnGemini(target: UpstreamTarget, body: Json, { signal
 }
 
 /** The inputs as texts. Gemini embeds text only: token ids (which tokenizer's?) are refused. */
-function textsOf(input: unknown): string[] {
+export function textsOf(input: unknown): string[] {
   if (typeof input === "string") return [input];
   if (Array.isArray(input) && input.every((i) => typeof i === "string")) return input as string[];
   const message = "This model's provider embeds text only: send `input` as a string or an array of strings, not token ids.";
