@@ -22,10 +22,17 @@ type TokenSource = () => Promise<string | null | undefined>;
  */
 function tokenUriOf(key: ServiceAccount): string | undefined {
   const uri = typeof key.token_uri === "string" ? key.token_uri : undefined;
-  return uri && uri !== GOOGLE_TOKEN_URL ? uri : undefined;
+  if (!uri || uri === GOOGLE_TOKEN_URL) return undefined;
+  // The signed assertion is as good as a token for an hour: it travels over TLS, or to this machine only.
+  const url = new URL(uri);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))) {
+    throw new Error("the key file's token_uri must be an https URL");
+  }
+  return uri;
 }
 
-function serviceAccountTokens(key: ServiceAccount): TokenSource {
+/** google-auth-library's client for a service account key, its token requests sent to the key's `token_uri`. */
+export function serviceAccountClient(key: ServiceAccount): JWT {
   // Only a service account key: other credential files (external accounts) may fetch URLs or run programs of their own.
   if (key.type !== "service_account") throw new Error(`the credentials are a "${key.type}" file, not a service account key`);
   const tokenUri = tokenUriOf(key);
@@ -36,7 +43,11 @@ function serviceAccountTokens(key: ServiceAccount): TokenSource {
     });
   }
   const keyId = typeof key.private_key_id === "string" ? key.private_key_id : undefined;
-  const client = new JWT({ email: key.client_email, key: key.private_key, keyId, scopes: SCOPES, transporter, ...(tokenUri && { additionalClaims: { aud: tokenUri } }) });
+  return new JWT({ email: key.client_email, key: key.private_key, keyId, scopes: SCOPES, transporter, ...(tokenUri && { additionalClaims: { aud: tokenUri } }) });
+}
+
+function serviceAccountTokens(key: ServiceAccount): TokenSource {
+  const client = serviceAccountClient(key);
   return async () => (await client.getAccessToken()).token;
 }
 
