@@ -79,6 +79,9 @@ function nodeUrl(data: z.output<typeof ZAddNodeInput>): string {
   }
   const url = data.url ?? CLOUD_SPECS[data.wire].endpoint(data.cloud ?? {});
   assertOutboundUrlAllowed(url, "url");
+  // A service account key names the token endpoint its JWT is exchanged at: fetched too.
+  const tokenUri = data.credentials?.service_account?.token_uri;
+  if (typeof tokenUri === "string") assertOutboundUrlAllowed(tokenUri, "credentials.service_account.token_uri");
   return url;
 }
 
