@@ -1,8 +1,10 @@
 // POST /v1/messages and /v1/messages/count_tokens: Anthropic's Messages API, as its clients (the
 // official SDKs, coding agents) send it. Loose on purpose: fields a node cannot use are accepted
 // and dropped in translation (docs/PROVIDERS.md lists them), so a newer client never gets a 400
-// for a field the gateway does not know. The answer's schema is Anthropic's Message.
+// for a field the gateway does not know. What Anthropic itself refuses (an unknown block type, a
+// bad tool name, ...) is refused here too, by request-rules.ts. The answer's schema is Anthropic's Message.
 import { z } from "zod";
+import { anthropicRules } from "./request-rules";
 
 const cacheControl = z.looseObject({ type: z.string() }).nullable().optional();
 
@@ -24,7 +26,7 @@ const toolResultBlock = z.looseObject({
   cache_control: cacheControl,
 });
 const thinkingBlock = z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().optional() });
-/** Any other block (documents, redacted thinking, server tools' blocks): kept as sent, dropped in translation. */
+/** Any other block (documents, redacted thinking, server tools' blocks): kept as sent, dropped in translation; its type is checked by request-rules.ts. */
 const otherBlock = z.looseObject({ type: z.string().min(1) });
 
 export const ZContentBlock = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, otherBlock]);
@@ -35,8 +37,9 @@ const content = z.union([z.string(), z.array(ZContentBlock)]);
 export const ZMessageParam = z.looseObject({ role: z.enum(["user", "assistant", "system"]), content });
 export type MessageParam = z.infer<typeof ZMessageParam>;
 
+// A server tool (a `type` such as `web_search_20250305`) may have no name (`mcp_toolset`).
 const ZTool = z.looseObject({
-  name: z.string().min(1),
+  name: z.string().optional(),
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown()).optional(),
   type: z.string().optional(),
@@ -65,10 +68,10 @@ export const ZMessageCreate = z.looseObject({
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.number().int().min(0).optional(),
   metadata: z.looseObject({ user_id: z.string().nullable().optional() }).optional(),
-});
+}).superRefine(anthropicRules);
 export type MessageCreate = z.infer<typeof ZMessageCreate>;
 
-export const ZCountTokens = z.looseObject(common);
+export const ZCountTokens = z.looseObject(common).superRefine(anthropicRules);
 export type CountTokens = z.infer<typeof ZCountTokens>;
 
 // The answers.
