@@ -57,7 +57,7 @@ const cost = (u: { prompt_tokens: number; completion_tokens: number; cached: num
 
 function cards(): ModelCard[] {
   const embed = chatModelCard(EMBED);
-  return [chatModelCard(CHAT), { ...embed, type: "embedding", capabilities: { ...embed.capabilities, tools: false, json_mode: false } }] as ModelCard[];
+  return [chatModelCard(CHAT), { ...embed, type: "embedding", capabilities: { ...embed.capabilities, tools: false, json_mode: false } }].map((c) => (c.type === "chat" ? { ...c, capabilities: { ...c.capabilities, structured_output: true } } : c)) as ModelCard[];
 }
 
 /** The catalog models, priced as these tests bill them. */
@@ -281,6 +281,7 @@ describe("an azure node with the resource's key and an api-version", () => {
     const failed = await ask().catch((e: Any) => e);
     expect(failed).toMatchObject({ status: 502, code: "upstream_error" });
     expect(JSON.stringify(failed.error)).not.toContain(AZURE_KEY);
+    fake.mode = "revoked";
     await checkAllNodes();
     const row = await db.node.findUniqueOrThrow({ where: { id: nodeId } });
     fake.mode = "ok";

@@ -18,7 +18,8 @@ type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 export const AZURE_KEY = "azure-test-key-0123456789";
 export const API_VERSIONS = ["2024-10-21", "2025-04-01-preview"];
-export type AzureMode = "ok" | "rate-limited" | "overflow" | "filtered" | "refused";
+/** `refused`: calls refuse the credentials (the model list still answers); `revoked`: every request does. */
+export type AzureMode = "ok" | "rate-limited" | "overflow" | "filtered" | "refused" | "revoked";
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: Any | null };
 
 export type AzureFake = {
@@ -65,7 +66,7 @@ function send(res: ServerResponse, [status, body]: readonly [number, unknown], h
 /** Whether the request carries the key or a live token; which refusal it gets otherwise. */
 function refusal(fake: AzureFake, req: IncomingMessage): keyof typeof ERRORS | null {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-  if (fake.mode === "refused") return bearer ? "token" : "key";
+  if (fake.mode === "revoked" || (fake.mode === "refused" && req.method === "POST")) return bearer ? "token" : "key";
   if (bearer) return (fake.tokens.get(bearer) ?? 0) > Date.now() ? null : "token";
   return req.headers["api-key"] === AZURE_KEY ? null : "key";
 }

@@ -132,12 +132,13 @@ describe("the Entra token's cache", () => {
 });
 
 describe("azure streams and refusals", () => {
-  it("the prompt annotation chunk is dropped; choices (with their filter results) and the usage chunk pass; [DONE] ends", () => {
-    const t = azureStreamTranslator();
+  it("the prompt annotation chunk is dropped; the model named as the deployment; choices (with their filter results) and the usage chunk pass; [DONE] ends", () => {
+    const t = azureStreamTranslator("gpt4o-prod");
     const annotation = JSON.stringify({ id: "", model: "", choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
-    const delta = JSON.stringify({ id: "c", model: "m", choices: [{ index: 0, delta: { content: "Hi" }, content_filter_results: { hate: { filtered: false } } }] });
-    const usage = JSON.stringify({ id: "c", model: "m", choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
-    expect([annotation, delta, usage].flatMap((d) => t.push(d))).toEqual([delta, usage]);
+    const delta = (model: string) => JSON.stringify({ id: "c", model, choices: [{ index: 0, delta: { content: 'say "model":"x"' }, content_filter_results: { hate: { filtered: false } } }] });
+    const usage = (model: string) => JSON.stringify({ id: "c", model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+    // Azure names the model the deployment runs; the chunks leave named after the deployment.
+    expect([annotation, delta("gpt-4o-2024-08-06"), usage("gpt-4o-2024-08-06")].flatMap((d) => t.push(d))).toEqual([delta("gpt4o-prod"), usage("gpt4o-prod")]);
     expect(t.done).toBe(false);
     expect(t.push("[DONE]")).toEqual([]);
     expect(t.done).toBe(true);

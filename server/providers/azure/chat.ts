@@ -17,7 +17,7 @@ export const azureAdapter: ChatAdapter = {
     const stream_options = { ...(body.stream_options as Json | undefined), include_usage: true };
     const path = operationPath(target, "chat/completions", deployment(body));
     const response = await withCredentialHint(() => postJson(target, path, JSON.stringify({ ...body, stream: true, stream_options }), signal));
-    return { response, translator: azureStreamTranslator() };
+    return { response, translator: azureStreamTranslator(deployment(body)) };
   },
   embed: (target, body, { signal }) => withCredentialHint(() => postForJson(target, operationPath(target, "embeddings", deployment(body)), body, "embeddings", signal)),
   moderate: refuseModerations("Azure OpenAI"),
