@@ -187,6 +187,46 @@ describe("local node chat: tools", () => {
     expect(after.choices[0]!.finish_reason).toBe("stop");
     expect(after.choices[0]!.message.content).toBeTruthy();
   });
+
+  it("reads the user's last turn past the system messages and reminders a coding agent adds", async () => {
+    const read: ChatCompletionTool = {
+      type: "function",
+      function: { name: "Read", parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] } },
+    };
+    const reminder = "<system-reminder>Do not use the search_docs tool unless asked.</system-reminder>";
+    const trailing = await openai.chat.completions.create({
+      model: MODEL,
+      tools: [search, read],
+      messages: [...user("Read the file README.md"), { role: "system", content: reminder }, { role: "developer", content: "Answer briefly." }],
+    });
+    expect(trailing.choices[0]!.finish_reason).toBe("tool_calls");
+    const call = trailing.choices[0]!.message.tool_calls![0]!;
+    expect(call.type === "function" && call.function.name).toBe("Read");
+
+    // Reminders inside the user's turn, after the request: they name another tool, and say "use".
+    const inline = await openai.chat.completions.create({
+      model: MODEL,
+      tools: [search, read],
+      messages: [{ role: "user", content: [{ type: "text", text: "Read the file README.md" }, { type: "text", text: reminder }] }],
+    });
+    const inlineCall = inline.choices[0]!.message.tool_calls![0]!;
+    expect(inlineCall.type === "function" && inlineCall.function.name).toBe("Read");
+
+    // A reminder alone asks for nothing; after a tool result, system messages still leave a text answer.
+    const only = await openai.chat.completions.create({ model: MODEL, tools: [search, read], messages: user(`Hello! ${reminder}`) });
+    expect(only.choices[0]!.message.tool_calls).toBeUndefined();
+    const after = await openai.chat.completions.create({
+      model: MODEL,
+      tools: [read],
+      messages: [
+        ...user("Read the file README.md"),
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "Read", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "call_1", content: "# Gateway" },
+        { role: "system", content: reminder },
+      ],
+    });
+    expect(after.choices[0]!.finish_reason).toBe("stop");
+  });
 });
 
 describe("local node chat: streaming", () => {
