@@ -1,58 +1,35 @@
-// A Converse answer as OpenAI's chat.completion: text as the content, reasoning as
-// `reasoning_content` and, with its signature, as `thinking_blocks` (Anthropic's shape, so a later
-// turn sends it back, converse-messages.ts), tool uses as tool calls (the JSON tool's input as the
-// content), the stop reason as the finish reason, the usage in OpenAI's terms.
+// A Converse answer as OpenAI's chat.completion, through the Anthropic translator's (its blocks
+// are Anthropic's by another name): text as the content, reasoning as `reasoning_content` and,
+// with its signature, as `thinking_blocks` (so a later turn sends it back, converse-messages.ts),
+// tool uses as tool calls (the JSON tool's input as the content), the stop reason as the finish
+// reason, the usage in OpenAI's terms.
 import { randomUUID } from "node:crypto";
+import type { ContentBlock, Message, StopReason } from "@anthropic-ai/sdk/resources/messages";
 import type { Json } from "../adapter";
-import { JSON_TOOL } from "../anthropic/json-mode";
-import { nowSeconds } from "../anthropic/response";
-import type { ConverseResponse } from "./types";
-import { finishReasonOf, usageOf } from "./usage";
+import { completionOf as anthropicCompletion } from "../anthropic/response";
+import type { ConverseContentBlock, ConverseResponse } from "./types";
 
 export const completionId = () => `chatcmpl-${randomUUID()}`;
 
+function blockOf(block: ConverseContentBlock): ContentBlock[] {
+  if ("text" in block) return [{ type: "text", text: block.text, citations: null }];
+  if ("toolUse" in block) return [{ type: "tool_use", id: block.toolUse.toolUseId, name: block.toolUse.name, input: block.toolUse.input } as ContentBlock];
+  if (!("reasoningContent" in block)) return [];
+  const r = block.reasoningContent;
+  return "reasoningText" in r ? [{ type: "thinking", thinking: r.reasoningText.text, signature: r.reasoningText.signature ?? "" }] : [{ type: "redacted_thinking", data: r.redactedContent }];
+}
+
+/** Bedrock's guardrails and filters stop as Anthropic's refusal does (content_filter). */
+const stopOf = (stop: string | undefined) => (stop === "guardrail_intervened" || stop === "content_filtered" ? "refusal" : stop) as StopReason;
+
 /** `model` is the node's name for it (the request's), which the gateway replaces with its own id. */
 export function completionOf(res: ConverseResponse, model: string): Json {
-  let text = "";
-  let reasoning = "";
-  const thinking: Json[] = [];
-  const calls: Json[] = [];
-  let jsonAnswer = false;
-  for (const block of res.output?.message?.content ?? []) {
-    if ("text" in block) text += block.text;
-    else if ("reasoningContent" in block) {
-      const r = block.reasoningContent;
-      if ("reasoningText" in r) {
-        reasoning += r.reasoningText.text;
-        thinking.push({ type: "thinking", thinking: r.reasoningText.text, signature: r.reasoningText.signature ?? "" });
-      } else thinking.push({ type: "redacted_thinking", data: r.redactedContent });
-    } else if ("toolUse" in block && block.toolUse.name === JSON_TOOL) {
-      text += JSON.stringify(block.toolUse.input ?? {});
-      jsonAnswer = true;
-    } else if ("toolUse" in block) {
-      calls.push({ id: block.toolUse.toolUseId, type: "function", function: { name: block.toolUse.name, arguments: JSON.stringify(block.toolUse.input ?? {}) } });
-    }
-  }
-  const finish = finishReasonOf(res.stopReason);
-  return {
-    id: completionId(),
-    object: "chat.completion",
-    created: nowSeconds(),
-    model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: text || (calls.length ? null : ""),
-          refusal: null,
-          ...(thinking.length && { reasoning_content: reasoning, thinking_blocks: thinking }),
-          ...(calls.length && { tool_calls: calls }),
-        },
-        logprobs: null,
-        finish_reason: jsonAnswer && !calls.length && finish === "tool_calls" ? "stop" : finish,
-      },
-    ],
-    usage: usageOf(res.usage),
-  };
+  const u = res.usage;
+  const message = {
+    id: randomUUID(),
+    content: (res.output?.message?.content ?? []).flatMap(blockOf),
+    stop_reason: stopOf(res.stopReason),
+    usage: { input_tokens: u?.inputTokens ?? 0, output_tokens: u?.outputTokens ?? 0, cache_read_input_tokens: u?.cacheReadInputTokens ?? 0, cache_creation_input_tokens: u?.cacheWriteInputTokens ?? 0 },
+  } as unknown as Message;
+  return anthropicCompletion(message, model);
 }

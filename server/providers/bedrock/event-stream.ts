@@ -7,6 +7,10 @@ import { Readable } from "node:stream";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import type { UpstreamResponse } from "../http";
+import { UpstreamFailure } from "../upstream-failure";
+
+/** A message's prelude (12 bytes) and its checksum (4): no message is shorter. */
+const MIN_MESSAGE = 16;
 
 /** One decoded frame: an event (its type) or an exception (its type), with its JSON payload. */
 export type StreamFrame = { exception: boolean; type: string; payload: Record<string, unknown> };
@@ -30,15 +34,23 @@ function frameOf(message: { headers: Record<string, { value: unknown }>; body: U
   return { exception: true, type: header(message.headers, ":exception-type") || "exception", payload };
 }
 
-/** The frames of a binary event stream, as its bytes arrive. */
+/**
+ * The frames of a binary event stream, as its bytes arrive. The codec decodes (and checks the
+ * checksums of) whole messages only: they are cut from the bytes by the total length each one
+ * starts with (4 bytes, big-endian), however the network split them.
+ */
 export async function* framesOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<StreamFrame> {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  let buffer = Buffer.alloc(0);
   for await (const chunk of body) {
-    codec.feed(chunk);
-    for (const message of codec.getAvailableMessages().getMessages()) yield frameOf(message);
+    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : Buffer.from(chunk);
+    while (buffer.length >= 4 && buffer.length >= buffer.readUInt32BE(0)) {
+      const length = buffer.readUInt32BE(0);
+      if (length < MIN_MESSAGE) throw new UpstreamFailure("protocol", "the node sent an unreadable event stream", 502);
+      yield frameOf(codec.decode(buffer.subarray(0, length)));
+      buffer = buffer.subarray(length);
+    }
   }
-  codec.endOfStream();
-  for (const message of codec.getAvailableMessages().getMessages()) yield frameOf(message);
 }
 
 /**
