@@ -135,9 +135,10 @@ describe("a vertex node", () => {
 
   it("the token is fetched once by the JWT bearer grant and reused for every later call", async () => {
     const before = issuedTo(key.client_email);
-    // One for the test process's discovery and health checks, one for the gateway's.
+    // One for this test process's discovery and health checks; in the gateway, one for its calls and
+    // one for its health checks (Next.js bundles the two apart, each with its own node targets).
     expect(before).toBeGreaterThanOrEqual(1);
-    expect(before).toBeLessThanOrEqual(2);
+    expect(before).toBeLessThanOrEqual(3);
     for (let i = 0; i < 3; i++) await ask();
     await openai.embeddings.create({ model: EMBEDDING, input: "token reuse" });
     expect(issuedTo(key.client_email)).toBe(before);
@@ -162,7 +163,8 @@ describe("a vertex node", () => {
     expect(sent()).toEqual({ contents: [user("hello")] });
     expect(text).toBe(whole.choices[0].message.content);
     expect(finish).toBe(whole.choices[0].finish_reason);
-    for (const field of ["prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"]) expect(usage![field]).toEqual(whole.usage[field]);
+    for (const field of ["prompt_tokens", "completion_tokens", "total_tokens"]) expect(usage![field]).toBe(whole.usage[field]);
+    expect(usage!.prompt_tokens_details.cached_tokens).toBe(whole.usage.prompt_tokens_details.cached_tokens);
     const event = await eventOf(response.headers.get("x-request-id")!);
     expect(event).toMatchObject({ inputTokens: 41, cachedTokens: 12, outputTokens: 9, usageEstimated: false });
     expect(formatMoney(event.cost)).toBe(costOf(GEMINI_PRICES, { input: 41, cached: 12, output: 9, reasoning: 0 }));

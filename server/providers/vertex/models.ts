@@ -2,12 +2,14 @@
 // the current ones known here (Gemini, Claude on Vertex, text embeddings), as unpriced model cards
 // built as Gemini's and Anthropic's lists make theirs. Whether the node works is asked of Vertex
 // itself: a countTokens call on the first Gemini model (free, and authorised like a prediction),
-// which fails when no token can be had or the service account may not call Vertex in the project.
+// which fails when no token can be had or the service account may not call Vertex in the project
+// (a location that does not offer the model answers 404, which says the credentials passed).
 import type { UpstreamModel } from "../openai-compatible/list-models";
 import { request, type UpstreamTarget } from "../http";
 import { modelCard as anthropicCard, DEFAULT_CONTEXT_LENGTH } from "../anthropic/models";
 import { modelCard as geminiCard } from "../gemini/model-card";
 import type { GeminiModel } from "../gemini/types";
+import { UpstreamFailure } from "../upstream-failure";
 import { onVertex } from "./errors";
 import { methodPath } from "./paths";
 
@@ -57,7 +59,12 @@ export function knownModels(): UpstreamModel[] {
 export async function listVertexModels(target: UpstreamTarget, timeoutMs: number): Promise<UpstreamModel[]> {
   const path = methodPath(target.cloud, GEMINI_MODELS[0]!.name, "countTokens");
   const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "ping" }] }] });
-  const res = await onVertex(() => request(target, "POST", path, { body, headers: { "content-type": "application/json" }, signal: AbortSignal.timeout(timeoutMs) }));
-  await res.body.dump();
+  try {
+    const res = await onVertex(() => request(target, "POST", path, { body, headers: { "content-type": "application/json" }, signal: AbortSignal.timeout(timeoutMs) }));
+    await res.body.dump();
+  } catch (err) {
+    // A location without that model answers 404 only once the token and the permission passed (Google answers 403 otherwise).
+    if (!(err instanceof UpstreamFailure && err.kind === "status" && err.status === 404)) throw err;
+  }
   return knownModels();
 }
