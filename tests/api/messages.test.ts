@@ -100,6 +100,32 @@ describe("the Messages API", () => {
     expect(second.content[0]).toMatchObject({ type: "text", text: expect.any(String) });
   });
 
+  it("calls the tool a coding agent's request asks for, past its <system-reminder> blocks and a trailing system turn", async () => {
+    const { secret } = await newWorkspace("1");
+    const tools = [
+      { name: "Grep", description: "Search files", input_schema: { type: "object" as const, properties: { pattern: { type: "string" } }, required: ["pattern"] } },
+      { name: "Read", description: "Read a file", input_schema: { type: "object" as const, properties: { file_path: { type: "string" } }, required: ["file_path"] } },
+    ];
+    // Claude Code's reminders: text blocks after the request, naming other tools.
+    const reminder = { type: "text" as const, text: "<system-reminder>Prefer Grep; use it before anything else.</system-reminder>" };
+    const request = { type: "text" as const, text: "Read the file README.md" };
+    const inline = await anthropic(secret).messages.create({ model: MODEL, max_tokens: 128, tools, messages: [{ role: "user", content: [request, reminder] }] });
+    expect(inline.stop_reason).toBe("tool_use");
+    expect(inline.content.find((b) => b.type === "tool_use")).toMatchObject({ name: "Read", input: { file_path: expect.any(String) } });
+
+    const trailing = await anthropic(secret).messages.create({
+      model: MODEL,
+      max_tokens: 128,
+      tools,
+      messages: [
+        { role: "user", content: [request] },
+        { role: "system", content: "Reminder: answer briefly." },
+      ],
+    });
+    expect(trailing.stop_reason).toBe("tool_use");
+    expect(trailing.content.find((b) => b.type === "tool_use")).toMatchObject({ name: "Read" });
+  });
+
   it("counts a request's input tokens: more for a longer prompt, 404 for an unknown model", async () => {
     const { secret } = await newWorkspace("1");
     const client = anthropic(secret);
