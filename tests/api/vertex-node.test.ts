@@ -69,6 +69,7 @@ function expectNoCredential(text: string) {
   expect(text).not.toMatch(/ya29\./);
 }
 
+/** This file's nodes (all named vertex-wire-*) and models, from this run or one that died. */
 async function removeLeftovers() {
   for (const n of await db.node.findMany({ where: { name: { startsWith: "vertex-wire-" } }, select: { id: true } })) await removeNode(n.id).catch(() => undefined);
   await db.model.deleteMany({ where: { id: { in: IDS } } });
@@ -87,8 +88,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const id of nodeIds) await removeNode(id).catch(() => undefined);
-  await db.model.deleteMany({ where: { id: { in: IDS } } });
+  await removeLeftovers();
   await node?.close();
 });
 
@@ -223,19 +223,8 @@ describe("a vertex node", () => {
   });
 
   it("images (a data: URL inline, an https URL as a file) and json_schema", async () => {
-    await openai.chat.completions.create({
-      model: GEMINI,
-      messages: [
-        {
-          role: "user",
-          content: [
-            { type: "text", text: "Describe" },
-            { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
-            { type: "image_url", image_url: { url: "https://example.com/a.png" } },
-          ],
-        },
-      ],
-    });
+    const images = [`data:image/png;base64,${PNG}`, "https://example.com/a.png"].map((url) => ({ type: "image_url" as const, image_url: { url } }));
+    await openai.chat.completions.create({ model: GEMINI, messages: [{ role: "user", content: [{ type: "text", text: "Describe" }, ...images] }] });
     expect(sent().contents).toEqual([{ role: "user", parts: [{ text: "Describe" }, { inlineData: { mimeType: "image/png", data: PNG } }, { fileData: { fileUri: "https://example.com/a.png", mimeType: "image/png" } }] }]);
     const schema = { type: "object", properties: { city: { type: "string" }, temp: { type: "number" } }, required: ["city", "temp"], additionalProperties: false };
     const c = await openai.chat.completions.create({ model: GEMINI, messages: [{ role: "user", content: "as JSON" }], response_format: { type: "json_schema", json_schema: { name: "w", schema, strict: true } } });
