@@ -59,9 +59,9 @@ describe("/v1/messages on an anthropic node", () => {
     const { secret, workspace } = await newWorkspace("1");
     const request = {
       model: MODEL,
-      max_tokens: 1024,
+      max_tokens: 2048,
       system: CACHED_SYSTEM,
-      thinking: { type: "enabled" as const, budget_tokens: 512 },
+      thinking: { type: "enabled" as const, budget_tokens: 1024 },
       metadata: { user_id: "user_123" },
       tools: [{ name: "lookup", description: "Look up a page", input_schema: { type: "object" as const, properties: { page: { type: "integer" } } }, cache_control: { type: "ephemeral" as const } }],
       messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Is the handbook cached?", cache_control: { type: "ephemeral" as const } }] }],

@@ -24,7 +24,7 @@ describe("a Messages request as a chat completion", () => {
       system: [{ type: "text", text: "A", cache_control: { type: "ephemeral" } }, { type: "text", text: "B" }],
       stop_sequences: ["1", "2", "3", "4", "5"],
       top_k: 5,
-      thinking: { type: "enabled", budget_tokens: 1000 },
+      thinking: { type: "enabled", budget_tokens: 1024 },
       tools: [{ name: "f", input_schema: { type: "object" } }, { type: "web_search_20250305", name: "web_search" }],
       tool_choice: { type: "any", disable_parallel_tool_use: true },
       metadata: { user_id: "u1" },
