@@ -3,7 +3,7 @@
 // time) and counts its tokens; Cohere (`cohere.embed-*`) takes up to 96 texts a call and counts
 // none (the gateway then counts the input itself). Answered as OpenAI's list, floats or base64.
 import type { CallOptions, Json } from "../adapter";
-import { float32Base64 } from "../gemini/embeddings";
+import { float32Base64, textsOf } from "../gemini/embeddings";
 import type { UpstreamTarget } from "../http";
 import { UpstreamFailure } from "../upstream-failure";
 import { postBedrockJson } from "./call";
@@ -14,13 +14,6 @@ const TITAN_PARALLEL = 8;
 
 type EmbeddingsRequest = { model: string; input: unknown; dimensions?: number; encoding_format?: string };
 type Embedded = { vectors: number[][]; tokens?: number };
-
-function textsOf(input: unknown): string[] {
-  if (typeof input === "string") return [input];
-  if (Array.isArray(input) && input.every((i) => typeof i === "string")) return input as string[];
-  const message = "This model's provider embeds text only: send `input` as a string or an array of strings, not token ids.";
-  throw new UpstreamFailure("status", message, 400, { error: { message, type: "invalid_request_error", param: "input", code: "unsupported_input" } });
-}
 
 const incomplete = () => new UpstreamFailure("protocol", "the node sent incomplete embeddings", 502);
 
