@@ -117,8 +117,8 @@ async function signed(sign: Signer, method: Method, url: URL, headers: Record<st
   try {
     return await sign({ method, url, headers, body: typeof body === "string" ? body : undefined });
   } catch (err) {
-    if (err instanceof UpstreamFailure) throw err;
-    throw new UpstreamFailure("connect", `the node's credentials could not be used: ${(err as Error).message}`, 502);
+    const reason = err instanceof UpstreamFailure ? err.message : `the node's credentials could not be used: ${(err as Error).message}`;
+    throw new UpstreamFailure("credentials", reason, 502);
   }
 }
 
@@ -155,7 +155,14 @@ export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamF
   } catch {
     // not JSON: keep null
   }
-  const retryAfter = res.headers["retry-after"];
-  return new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, typeof retryAfter === "string" ? retryAfter : undefined);
+  return new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, retryAfterOf(res.headers));
+}
+
+/** A node's Retry-After in seconds: its header, or Azure's `retry-after-ms` rounded up. */
+function retryAfterOf(headers: Dispatcher.ResponseData["headers"]): string | undefined {
+  const seconds = headers["retry-after"];
+  if (typeof seconds === "string") return seconds;
+  const ms = Number(headers["retry-after-ms"]);
+  return typeof headers["retry-after-ms"] === "string" && Number.isFinite(ms) && ms >= 0 ? String(Math.ceil(ms / 1000)) : undefined;
 }
 

@@ -8,7 +8,8 @@ export const REQUEST_ERRORS = new Set([400, 413, 422]);
 /** Why a node call failed. The message names the failure, never the node's key. */
 export class UpstreamFailure extends Error {
   constructor(
-    readonly kind: "connect" | "timeout" | "status" | "protocol",
+    /** `credentials`: the gateway could not authenticate to the node (no token, no AWS credentials); the node was never called. */
+    readonly kind: "connect" | "timeout" | "status" | "protocol" | "credentials",
     message: string,
     readonly status?: number,
     readonly body?: unknown,

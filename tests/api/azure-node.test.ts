@@ -279,7 +279,7 @@ describe("an azure node with the resource's key and an api-version", () => {
   it("a refused key: the call fails with a 502 that shows no key; the node's last error tells the operator what to check", async () => {
     fake.mode = "refused";
     const failed = await ask().catch((e: Any) => e);
-    expect(failed).toMatchObject({ status: 502, code: "upstream_error" });
+    expect(failed).toMatchObject({ status: 502, code: "upstream_auth_failed" });
     expect(JSON.stringify(failed.error)).not.toContain(AZURE_KEY);
     fake.mode = "revoked";
     await checkAllNodes();

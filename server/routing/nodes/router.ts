@@ -76,6 +76,17 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
       detail: failure.retryAfter ? { retryAfter: failure.retryAfter } : {},
     });
   }
+  // The node refused the gateway's own credentials, or none could be had: the operator's to fix
+  // (the node's last error, in its list and the dashboard, says what was refused). Nothing of
+  // the node's configuration is told to the caller.
+  if (failure.kind === "credentials" || (failure.kind === "status" && (failure.status === 401 || failure.status === 403))) {
+    return new GatewayError({
+      status: 502,
+      code: "upstream_auth_failed",
+      type: "server_error",
+      message: "The node serving this model refused the gateway's credentials, or none could be had for it: the gateway's operator must fix the node's key or credentials (its last error says why).",
+    });
+  }
   if (failure.kind === "timeout") {
     return new GatewayError({ status: 504, code: "upstream_timeout", type: "server_error", message: "The node serving this model timed out." });
   }
