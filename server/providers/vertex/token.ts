@@ -74,7 +74,7 @@ export function googleSigner(credentials: CloudCredentials | null): Signer {
       if (!token) throw new Error("no token was given");
       return { authorization: `Bearer ${token}` };
     } catch (err) {
-      throw new UpstreamFailure("connect", `no Google access token could be had for ${source}: ${reasonOf(err)}`, 502);
+      throw new UpstreamFailure("credentials", `no Google access token could be had for ${source}: ${reasonOf(err)}`, 502);
     }
   };
 }
