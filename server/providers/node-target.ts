@@ -11,7 +11,9 @@ import { wireHeaders, type Wire } from "./wire";
 /** A node's row as stored (any of the node tables' selections that carry these). */
 export type StoredNode = { baseUrl: string; wire?: Wire; apiKeyEncrypted: string | null; cloud?: unknown; credentialsEncrypted?: string | null };
 
-const auths = new Map<string, NodeAuth>();
+// On globalThis: Next.js bundles the health check and the /v1 route apart, each with its own copy
+// of this module, and both must share one token per node.
+const auths: Map<string, NodeAuth> = ((globalThis as { gatewayNodeAuths?: Map<string, NodeAuth> }).gatewayNodeAuths ??= new Map());
 const MAX_AUTHS = 1000;
 
 function cloudAuth(node: StoredNode, apiKey: string | null): NodeAuth {

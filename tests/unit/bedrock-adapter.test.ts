@@ -8,6 +8,7 @@ import { SseData } from "../../server/providers/sse-data";
 import type { UpstreamTarget } from "../../server/providers/http";
 import { GatewayError } from "../../server/kernel/errors";
 import { UpstreamFailure } from "../../server/providers/upstream-failure";
+import { upstreamError } from "../../server/routing/nodes/router";
 import { CONVERSE, KEYS, REASONING, REGION, SIGNATURE, startBedrockUpstream, type BedrockUpstream } from "../fakes/bedrock-upstream";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -102,8 +103,12 @@ describe("the bedrock adapter", () => {
     fake.mode = "ok";
     const auth = bedrockSpec.auth({ region: REGION }, null, { ...KEYS, secret_access_key: "wrong-secret-value" });
     const refused = await bedrockAdapter.complete({ ...target, sign: auth.sign }, { model: NOVA, messages: [] }, options).catch((e) => e);
-    expect(refused).toMatchObject({ status: 502, code: "upstream_auth_failed" });
-    expect(refused.message).toContain("secret access key");
-    expect(refused.message).not.toContain("wrong-secret-value");
+    // A node failure (another node may serve the call), answered by the router as the operator's 502.
+    expect(refused).toBeInstanceOf(UpstreamFailure);
+    expect(refused).toMatchObject({ kind: "status", status: 403, retryable: true });
+    const answered = upstreamError(refused);
+    expect(answered).toMatchObject({ status: 502, code: "upstream_auth_failed" });
+    expect(answered.message).toContain("secret access key");
+    expect(answered.message).not.toContain("wrong-secret-value");
   });
 });

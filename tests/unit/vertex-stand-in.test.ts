@@ -15,29 +15,29 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const genai = (name: string) =>
+const genai = async (name: string) =>
   new GoogleGenAI({
     vertexai: true,
     project: fake.project,
     location: fake.location,
     httpOptions: { baseUrl: fake.url, apiVersion: "v1" },
-    googleAuthOptions: { authClient: serviceAccountClient(fake.serviceAccount(name)) as never },
+    googleAuthOptions: { authClient: (await serviceAccountClient(fake.serviceAccount(name))) as never },
   });
 
 describe("the Vertex stand-in, read by the official clients", () => {
   it("google-auth-library gets a token for a known service account's signed JWT, once, and is refused one for an unknown key", async () => {
-    const client = serviceAccountClient(fake.serviceAccount("token-check"));
+    const client = await serviceAccountClient(fake.serviceAccount("token-check"));
     const { token } = await client.getAccessToken();
     expect(token).toMatch(/^ya29\.test-/);
     expect((await client.getAccessToken()).token).toBe(token);
     expect(fake.tokenRequests.filter((r) => r.email?.startsWith("token-check@"))).toEqual([{ email: `token-check@${fake.project}.iam.gserviceaccount.com`, issued: true }]);
 
-    const stranger = serviceAccountClient(fake.serviceAccount("stranger", false));
+    const stranger = await serviceAccountClient(fake.serviceAccount("stranger", false));
     await expect(stranger.getAccessToken()).rejects.toThrow(/invalid_grant: Invalid JWT Signature/);
   });
 
   it("@google/genai (vertexai) reads generateContent, its stream, and predict's embeddings", async () => {
-    const ai = genai("genai-check");
+    const ai = await genai("genai-check");
     const answer = await ai.models.generateContent({ model: "gemini-2.5-flash", contents: "hello" });
     expect(fake.last!.path).toBe(`/v1/projects/${fake.project}/locations/${fake.location}/publishers/google/models/gemini-2.5-flash:generateContent`);
     expect(fake.last!.headers.authorization).toMatch(/^Bearer ya29\.test-/);

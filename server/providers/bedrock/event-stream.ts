@@ -4,7 +4,6 @@
 // server-sent events, so a stream's body is handed on as one: each frame becomes the SSE text
 // the caller's `toSse` writes for it.
 import { Readable } from "node:stream";
-import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import type { UpstreamResponse } from "../http";
 import { UpstreamFailure } from "../upstream-failure";
@@ -40,6 +39,8 @@ function frameOf(message: { headers: Record<string, { value: unknown }>; body: U
  * starts with (4 bytes, big-endian), however the network split them.
  */
 export async function* framesOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<StreamFrame> {
+  // Loaded by the first Bedrock stream, not by every gateway process.
+  const { EventStreamCodec } = await import("@smithy/eventstream-codec");
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   let buffer = Buffer.alloc(0);
   for await (const chunk of body) {

@@ -8,7 +8,6 @@
 // - 401/403 (AccessDeniedException, UnrecognizedClientException, a signature mismatch): the
 //   operator's to fix, a 502 that says what to check. Bedrock's own message is not passed on: it
 //   names the account's identities (ARNs), and no message here ever holds a credential.
-import { GatewayError } from "../../kernel/errors";
 import { UpstreamFailure } from "../upstream-failure";
 
 /** Retry-After (seconds) for a throttled call: Bedrock gives none. */
@@ -21,8 +20,11 @@ const awsMessage = (body: unknown): string => {
   return String(b?.message ?? b?.Message ?? "");
 };
 
-/** Why the node refused the gateway's credentials, for the operator. */
-export function accessRefusal(status: number, message: string): GatewayError {
+/**
+ * Why the node refused the gateway's credentials, for the operator. Still a node failure: another
+ * node may serve the call, and the router answers it as upstream_auth_failed with these words.
+ */
+export function accessRefusal(status: number, message: string, body?: unknown): UpstreamFailure {
   const why = /signature/i.test(message)
     ? "the request's signature did not match: check the node's secret access key (and that the server's clock is right)"
     : /security token|unrecognized|invalid.*(key|token)/i.test(message)
@@ -30,7 +32,7 @@ export function accessRefusal(status: number, message: string): GatewayError {
       : /access to the model|don't have access|not authorized/i.test(message)
         ? "the node's identity may not call this model: allow it bedrock:InvokeModel and bedrock:InvokeModelWithResponseStream on it, and enable access to the model in the Bedrock console for the node's region"
         : "check the node's AWS credentials and their IAM policy";
-  return new GatewayError({ status: 502, code: "upstream_auth_failed", type: "server_error", message: `The Bedrock node refused the gateway's AWS credentials (HTTP ${status}): ${why}.` });
+  return new UpstreamFailure("status", `the Bedrock node refused its AWS credentials (HTTP ${status}): ${why}`, status, body);
 }
 
 const invalid = (message: string, code: string) => ({ error: { message, type: "invalid_request_error", param: code === "context_length_exceeded" ? "messages" : null, code } });
@@ -41,7 +43,7 @@ export function bedrockFailure(err: unknown): unknown {
   const status = err.status ?? 0;
   const message = awsMessage(err.body);
   if (status === 429) return new UpstreamFailure("status", "the node is throttled", 429, err.body, err.retryAfter ?? THROTTLED_RETRY_AFTER);
-  if (status === 401 || status === 403) return accessRefusal(status, message);
+  if (status === 401 || status === 403) return accessRefusal(status, message, err.body);
   if (status === 400 && CONTEXT_OVERFLOW.test(message)) return new UpstreamFailure("status", message, 400, invalid(message, "context_length_exceeded"));
   if (status === 400) return new UpstreamFailure("status", message || err.message, 400, invalid(message || err.message, "upstream_rejected"));
   return err;

@@ -4,7 +4,7 @@
 // Compute Engine workload the gateway runs as). The client caches its token and refreshes it
 // before it expires, and one client lives as long as the node's settings (node-target.ts), so a
 // token is fetched once per hour per node, not per call.
-import { GoogleAuth, JWT, gaxios } from "google-auth-library";
+import type { JWT } from "google-auth-library";
 import type { CloudCredentials, Signer } from "../cloud";
 import { UpstreamFailure } from "../upstream-failure";
 
@@ -31,11 +31,15 @@ function tokenUriOf(key: ServiceAccount): string | undefined {
   return uri;
 }
 
+/** google-auth-library, loaded by a Vertex node's first call (a gateway with no Vertex node never loads it). */
+const googleAuthLibrary = () => import("google-auth-library");
+
 /** google-auth-library's client for a service account key, its token requests sent to the key's `token_uri`. */
-export function serviceAccountClient(key: ServiceAccount): JWT {
+export async function serviceAccountClient(key: ServiceAccount): Promise<JWT> {
   // Only a service account key: other credential files (external accounts) may fetch URLs or run programs of their own.
   if (key.type !== "service_account") throw new Error(`the credentials are a "${key.type}" file, not a service account key`);
   const tokenUri = tokenUriOf(key);
+  const { JWT, gaxios } = await googleAuthLibrary();
   const transporter = new gaxios.Gaxios();
   if (tokenUri) {
     transporter.interceptors.request.add({
@@ -46,12 +50,13 @@ export function serviceAccountClient(key: ServiceAccount): JWT {
   return new JWT({ email: key.client_email, key: key.private_key, keyId, scopes: SCOPES, transporter, ...(tokenUri && { additionalClaims: { aud: tokenUri } }) });
 }
 
-function serviceAccountTokens(key: ServiceAccount): TokenSource {
-  const client = serviceAccountClient(key);
+async function serviceAccountTokens(key: ServiceAccount): Promise<TokenSource> {
+  const client = await serviceAccountClient(key);
   return async () => (await client.getAccessToken()).token;
 }
 
-function applicationDefaultTokens(): TokenSource {
+async function applicationDefaultTokens(): Promise<TokenSource> {
+  const { GoogleAuth } = await googleAuthLibrary();
   const auth = new GoogleAuth({ scopes: SCOPES });
   return () => auth.getAccessToken();
 }
@@ -65,12 +70,15 @@ function reasonOf(err: unknown): string {
 /** A signer adding a fresh bearer token to each request; a token that cannot be had fails the call as the operator's to fix (a 502). */
 export function googleSigner(credentials: CloudCredentials | null): Signer {
   const key = credentials?.service_account;
-  let tokens: TokenSource | undefined;
+  let tokens: Promise<TokenSource> | undefined;
   const source = key ? `the service account ${key.client_email}` : "Application Default Credentials (workload identity, the metadata server)";
   return async () => {
     try {
-      tokens ??= key ? serviceAccountTokens(key) : applicationDefaultTokens();
-      const token = await tokens();
+      tokens ??= (key ? serviceAccountTokens(key) : applicationDefaultTokens()).catch((err: unknown) => {
+        tokens = undefined; // made again by the next call
+        throw err;
+      });
+      const token = await (await tokens)();
       if (!token) throw new Error("no token was given");
       return { authorization: `Bearer ${token}` };
     } catch (err) {

@@ -76,15 +76,19 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
       detail: failure.retryAfter ? { retryAfter: failure.retryAfter } : {},
     });
   }
-  // The node refused the gateway's own credentials, or none could be had: the operator's to fix
-  // (the node's last error, in its list and the dashboard, says what was refused). Nothing of
-  // the node's configuration is told to the caller.
+  // The node refused the gateway's own credentials, or none could be had: the operator's to fix.
+  // A cloud adapter words a refusal as what to check (never a credential or an account's
+  // identity); that is passed on. Why no credentials could be had may name the node's identity:
+  // it stays in the node's last error (its list, the dashboard).
   if (failure.kind === "credentials" || (failure.kind === "status" && (failure.status === 401 || failure.status === 403))) {
+    const worded = failure.kind === "status" && !failure.message.startsWith("the node answered HTTP");
     return new GatewayError({
       status: 502,
       code: "upstream_auth_failed",
       type: "server_error",
-      message: "The node serving this model refused the gateway's credentials, or none could be had for it: the gateway's operator must fix the node's key or credentials (its last error says why).",
+      message: worded
+        ? `The node serving this model refused the gateway's credentials; ${failure.message}.`
+        : "The node serving this model refused the gateway's credentials, or none could be had for it: the gateway's operator must fix the node's key or credentials (its last error says why).",
     });
   }
   if (failure.kind === "timeout") {
