@@ -6,6 +6,9 @@
 // cache_control, thinking and tool_use intact), Titan embeddings; usage (cache reads and writes,
 // reasoning) bills exactly; a wrong secret, throttling, an exception mid-stream and a context
 // overflow answer as the gateway's errors. The models and nodes here exist only for this file.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
@@ -15,9 +18,10 @@ import { seal } from "../../server/infra/secret-box";
 import { formatMoney, money } from "../../server/kernel/money";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
 import { addNode, removeNode } from "../../server/routing/nodes/nodes";
-import { FIXTURES, SIGNATURE as CLAUDE_SIGNATURE } from "../fakes/anthropic-upstream";
+import { FIXTURES, message, SIGNATURE as CLAUDE_SIGNATURE } from "../fakes/anthropic-upstream";
 import { CONVERSE, KEYS, REASONING, REGION, SIGNATURE, startBedrockUpstream, type BedrockUpstream } from "../fakes/bedrock-upstream";
 import { fakeVector } from "../fakes/gemini-upstream";
+import { runClaudeCode } from "../claude-code";
 import { baseUrl, newWorkspace } from "../helpers";
 import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
@@ -388,4 +392,32 @@ describe("a bedrock node", () => {
       await refreshRouting();
     }
   });
+
+  it("Claude Code on the node's Claude model completes a tool round trip: Read called over InvokeModel, the file's text sent back, an answer", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "claude-bedrock-"));
+    writeFileSync(path.join(dir, "notes.txt"), "The launch code is 7421.\n");
+    // The model on Bedrock: asked with Claude Code's tools, it calls Read; given Read's result, it answers from it.
+    node.claude = (req) => {
+      const last = req.messages.at(-1)!;
+      const result = Array.isArray(last.content) ? (last.content.find((b) => b.type === "tool_result") as { content?: unknown } | undefined) : undefined;
+      if (result) return message(req, [{ type: "text", text: `The file says: ${JSON.stringify(result.content).match(/launch code is \d+/)?.[0]}.`, citations: null }], "end_turn", { input_tokens: 80, output_tokens: 12 });
+      if (!req.tools?.some((t) => "name" in t && t.name === "Read")) return FIXTURES.text(req);
+      return message(req, [{ type: "tool_use", id: "toolu_01ReadNotes", name: "Read", input: { file_path: path.join(dir, "notes.txt") }, caller: undefined } as never], "tool_use", { input_tokens: 60, output_tokens: 20 });
+    };
+    const before = node.requests.length;
+    try {
+      const { secret } = await newWorkspace("5");
+      const run = await runClaudeCode({ baseUrl: baseUrl(), key: secret, model: CLAUDE, prompt: "Read the file notes.txt", cwd: dir });
+      const detail = `exit ${run.code}\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`;
+      expect(run.code, detail).toBe(0);
+      expect(run.result, detail).toMatchObject({ type: "result", is_error: false });
+      expect(String(run.result!.result), detail).toContain("launch code is 7421");
+      // The stand-in got Read's result, with the file's text, in Anthropic's body over InvokeModel.
+      const bodies = node.requests.slice(before).filter((r) => r.path.startsWith("/model/us.anthropic.claude-wiretest"));
+      expect(bodies.some((r) => JSON.stringify(r.body).includes("tool_result") && JSON.stringify(r.body).includes("The launch code is 7421")), detail).toBe(true);
+      expect(bodies.every((r) => r.body?.anthropic_version === "bedrock-2023-05-31")).toBe(true);
+    } finally {
+      node.claude = FIXTURES.text;
+    }
+  }, 120_000);
 });

@@ -371,7 +371,7 @@ describe("a vertex node", () => {
       node.mode = mode;
       const failed = await ask().catch((e: Any) => e);
       node.mode = "ok";
-      expect(failed).toMatchObject({ status: 502, code: "upstream_auth_failed", error: { message: expect.stringContaining("operator") } });
+      expect(failed).toMatchObject({ status: 502, code: "upstream_auth_failed", error: { message: expect.stringMatching(/refused the gateway.s credentials; Vertex AI (refused|did not accept)/) } });
       expectNoCredential(JSON.stringify(failed.error));
     }
     expect((await ask()).object).toBe("chat.completion");

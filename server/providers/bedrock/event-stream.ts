@@ -33,14 +33,16 @@ function frameOf(message: { headers: Record<string, { value: unknown }>; body: U
   return { exception: true, type: header(message.headers, ":exception-type") || "exception", payload };
 }
 
+/** The AWS codec, loaded by the first Bedrock stream (not by every gateway process), once. */
+let codecLibrary: Promise<typeof import("@smithy/eventstream-codec")> | undefined;
+
 /**
  * The frames of a binary event stream, as its bytes arrive. The codec decodes (and checks the
  * checksums of) whole messages only: they are cut from the bytes by the total length each one
  * starts with (4 bytes, big-endian), however the network split them.
  */
 export async function* framesOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<StreamFrame> {
-  // Loaded by the first Bedrock stream, not by every gateway process.
-  const { EventStreamCodec } = await import("@smithy/eventstream-codec");
+  const { EventStreamCodec } = await (codecLibrary ??= import("@smithy/eventstream-codec"));
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   let buffer = Buffer.alloc(0);
   for await (const chunk of body) {
