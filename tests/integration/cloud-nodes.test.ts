@@ -47,6 +47,11 @@ describe("cloud nodes", () => {
     expect(String(typo)).toMatch(/regoin/);
     const guarded = await refusal({ ...base, name: "cloud-bad-3", wire: "azure", url: "http://10.0.0.5", apiKey: "k" });
     expect(guarded.code).toBe("url_not_allowed");
+    // Nothing to authenticate with, or half an Entra application: refused, not added with a discovery error.
+    expect((await refusal({ ...base, name: "cloud-bad-4", wire: "azure", url: "http://127.0.0.1:9" })).param).toBe("apiKey");
+    expect((await refusal({ ...base, name: "cloud-bad-5", wire: "azure", url: "http://127.0.0.1:9", credentials: { tenant_id: "t", client_id: "c" } })).message).toMatch(/--client-secret/);
+    expect((await refusal({ ...base, name: "cloud-bad-6", wire: "bedrock" })).param).toBe("region");
+    expect((await refusal({ ...base, name: "cloud-bad-7", wire: "vertex", cloud: { location: "europe-west4" } })).param).toBe("project");
     expect(await db.node.count({ where: { name: { startsWith: "cloud-bad-" } } })).toBe(0);
   });
 

@@ -19,6 +19,8 @@ type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 let fake: VertexFake;
 let target: UpstreamTarget;
 const OPTIONS = { maxOutputTokens: 1000 };
+/** A node's place: every Vertex path names its project and location. */
+const PLACE = { project: "p-12345", location: "us-east5" };
 
 beforeAll(async () => {
   fake = await startVertexUpstream();
@@ -45,7 +47,7 @@ describe("vertex: endpoints, paths, auth", () => {
   });
 
   it("an API key is sent as x-goog-api-key with no signer; without one, each request gets the service account's bearer token", async () => {
-    expect(vertexSpec.auth({}, "AQ.key", null)).toEqual({ headers: { "x-goog-api-key": "AQ.key" } });
+    expect(vertexSpec.auth(PLACE, "AQ.key", null)).toEqual({ headers: { "x-goog-api-key": "AQ.key" } });
     const first = await target.sign!({ method: "POST", url: new URL(fake.url), headers: {} });
     expect(first.authorization).toMatch(/^Bearer ya29\.test-/);
     expect(await target.sign!({ method: "POST", url: new URL(fake.url), headers: {} })).toEqual(first);
@@ -54,9 +56,9 @@ describe("vertex: endpoints, paths, auth", () => {
 
   it("a key file that is not a service account's, or whose token_uri is plain http elsewhere, is refused without reaching anyone", async () => {
     const key = fake.serviceAccount("odd");
-    const external = vertexSpec.auth({}, null, { service_account: { ...key, type: "external_account" } }).sign!;
+    const external = vertexSpec.auth(PLACE, null, { service_account: { ...key, type: "external_account" } }).sign!;
     await expect(external({ method: "POST", url: new URL(fake.url), headers: {} })).rejects.toThrow(/not a service account key/);
-    const cleartext = vertexSpec.auth({}, null, { service_account: { ...key, token_uri: "http://tokens.example.com/token" } }).sign!;
+    const cleartext = vertexSpec.auth(PLACE, null, { service_account: { ...key, token_uri: "http://tokens.example.com/token" } }).sign!;
     await expect(cleartext({ method: "POST", url: new URL(fake.url), headers: {} })).rejects.toThrow(/must be an https URL/);
     expect(fake.tokenRequests.filter((r) => r.email?.startsWith("odd@"))).toEqual([]);
   });

@@ -2,20 +2,24 @@
 // Bedrock API key (the node's key) is sent as a bearer token (wire.ts) and nothing is signed;
 // otherwise every request is signed with SigV4, with the node's keys or the AWS credential chain.
 import { errors } from "../../kernel/errors";
+import type { CloudSettings } from "../cloud";
 import type { CloudWireSpec } from "../cloud-spec";
 import { wireHeaders } from "../wire";
 import { listBedrockModels } from "./models";
 import { sigV4Signer } from "./signer";
 
+function regionOf(settings: CloudSettings): string {
+  if (!settings.region) throw errors.invalidRequest("A bedrock node needs its AWS region (--region), such as us-east-1.", "region");
+  return settings.region;
+}
+
 export const bedrockSpec: CloudWireSpec = {
   auth(settings, apiKey, credentials) {
+    // Signing needs the region, an --endpoint or not; so does the model list's address.
+    const region = regionOf(settings);
     if (apiKey) return { headers: wireHeaders("bedrock", apiKey) };
-    // A node is only stored with a region or an endpoint; signing needs the region either way.
-    return { headers: {}, sign: sigV4Signer(settings.region ?? "us-east-1", credentials) };
+    return { headers: {}, sign: sigV4Signer(region, credentials) };
   },
-  endpoint(settings) {
-    if (!settings.region) throw errors.invalidRequest("A bedrock node needs its AWS region (--region), such as us-east-1.", "region");
-    return `https://bedrock-runtime.${settings.region}.amazonaws.com`;
-  },
+  endpoint: (settings) => `https://bedrock-runtime.${regionOf(settings)}.amazonaws.com`,
   listModels: listBedrockModels,
 };

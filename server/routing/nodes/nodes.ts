@@ -79,6 +79,8 @@ function nodeUrl(data: z.output<typeof ZAddNodeInput>): string {
   }
   const url = data.url ?? CLOUD_SPECS[data.wire].endpoint(data.cloud ?? {});
   assertOutboundUrlAllowed(url, "url");
+  // How its calls would authenticate, made once now: settings or credentials that cannot work are a 400 here.
+  CLOUD_SPECS[data.wire].auth(data.cloud ?? {}, data.apiKey ?? null, data.credentials ?? null);
   // A service account key names the token endpoint its JWT is exchanged at: fetched too.
   const tokenUri = data.credentials?.service_account?.token_uri;
   if (typeof tokenUri === "string") assertOutboundUrlAllowed(tokenUri, "credentials.service_account.token_uri");
