@@ -9,6 +9,7 @@ import { GatewayError } from "../../server/kernel/errors";
 import { nodeTarget } from "../../server/providers/node-target";
 import { getRoutableNodes, invalidateNodes } from "../../server/routing/nodes/node-registry";
 import { addNode, removeNode } from "../../server/routing/nodes/nodes";
+import { updateNode } from "../../server/routing/nodes/update-node";
 
 const added: string[] = [];
 const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY-cloud-nodes";
@@ -53,6 +54,16 @@ describe("cloud nodes", () => {
     expect((await refusal({ ...base, name: "cloud-bad-6", wire: "bedrock" })).param).toBe("region");
     expect((await refusal({ ...base, name: "cloud-bad-7", wire: "vertex", cloud: { location: "europe-west4" } })).param).toBe("project");
     expect(await db.node.count({ where: { name: { startsWith: "cloud-bad-" } } })).toBe(0);
+  });
+
+  it("moving a cloud node: the outbound guard's rules apply, and credentials are never sent to another address unless given again", async () => {
+    const { node } = await addNode({ ...base, name: "cloud-move", wire: "vertex", url: "http://127.0.0.1:9", cloud: { project: "move-project", location: "us-east5" }, apiKey: "AQ.move" });
+    added.push(node.id);
+    expect((await updateNode({ id: node.id, url: "http://10.0.0.7", apiKey: "AQ.move" }).catch((e: unknown) => e)) as GatewayError).toMatchObject({ code: "url_not_allowed" });
+    const withCredentials = await addNode({ ...base, name: "cloud-move-2", wire: "bedrock", url: "http://127.0.0.1:9", cloud: { region: "us-east-1" }, credentials: { access_key_id: "a", secret_access_key: "b" } });
+    added.push(withCredentials.node.id);
+    expect((await updateNode({ id: withCredentials.node.id, url: "http://127.0.0.1:10" }).catch((e: unknown) => e)) as GatewayError).toMatchObject({ code: "credentials_required" });
+    expect((await db.node.findUniqueOrThrow({ where: { id: withCredentials.node.id } })).baseUrl).toBe("http://127.0.0.1:9");
   });
 
   it("keeps one auth object per node across registry reloads, and leaves out a node whose credentials cannot be read", async () => {

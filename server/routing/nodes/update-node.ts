@@ -12,6 +12,8 @@ import { errors } from "../../kernel/errors";
 import { listNodeModels, type UpstreamModel } from "../../providers/model-lists";
 import { nodeTarget, type StoredNode } from "../../providers/node-target";
 import { nodeBaseUrl } from "../../providers/wire";
+import { isCloudWire } from "../../providers/cloud";
+import { assertOutboundUrlAllowed } from "../../infra/net/outbound-policy";
 import { checkNode } from "./health-check";
 import { nodeInclude, toNodeView, type NodeView } from "./node-view";
 import { nodeChanges, ZAddNodeInput } from "./nodes";
@@ -49,6 +51,11 @@ export async function updateNode(input: UpdateNodeInput, actor?: AuditActor): Pr
     throw errors.invalidRequest(`A node named ${data.name} already exists`, "name", "node_exists");
   }
   const url = data.url ? nodeBaseUrl(data.url, current.wire) : current.baseUrl;
+  if (url !== current.baseUrl && isCloudWire(current.wire)) {
+    assertOutboundUrlAllowed(url, "url");
+    // Its tokens would go to the new address: credentials are given again with a new node.
+    if (current.credentialsEncrypted) throw errors.invalidRequest("A cloud node's credentials were given for its address: to move it, add it again with its credentials (and remove this one).", "url", "credentials_required");
+  }
   // The stored key was given for one server: it is never sent to another one unless given again.
   if (url !== current.baseUrl && current.apiKeyEncrypted && data.apiKey === undefined) {
     throw errors.invalidRequest("Changing the URL of a node with an API key needs the key again (or null to drop it).", "apiKey", "api_key_required");
