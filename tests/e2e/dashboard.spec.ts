@@ -7,6 +7,7 @@ import { issueSetupToken } from "../../server/identity/users/setup-token";
 import { db } from "../../server/infra/db/client";
 import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
 import { ANTHROPIC_KEY, model, startAnthropicUpstream } from "../fakes/anthropic-upstream";
+import { AZURE_KEY, startAzureUpstream } from "../fakes/azure-upstream";
 import { person, screenshot, signUp, url, visit, watchConsole, type Person } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
@@ -290,6 +291,38 @@ test("an operator adds an Anthropic node: its models wait for a price, and are s
   } finally {
     await fake.close();
     await db.model.deleteMany({ where: { id: "e2e-claude" } });
+  }
+});
+
+test("an operator adds an Azure OpenAI node with its api-version and deployment: shown with its settings, online, the key never shown", async ({}, info) => {
+  const fake = await startAzureUpstream({ "chat-e2e-deployment": "gpt-4o" });
+  try {
+    await visit(page, ws("nodes"));
+    const form = page.getByRole("form", { name: "Add node" });
+    await form.getByLabel("Name").fill("e2e-azure");
+    await form.getByLabel("Wire format").selectOption("azure");
+    await form.getByLabel("Base URL").fill(fake.url);
+    await form.getByLabel("API key (optional)").fill(AZURE_KEY);
+    await form.getByLabel("API version (optional)").fill("2024-10-21");
+    await form.getByLabel("Deployments").fill("local-chat-sim=chat-e2e-deployment");
+    await form.getByLabel("City").fill("Amsterdam");
+    await form.getByLabel("Country").fill("NL");
+    await form.getByRole("button", { name: "Add node" }).click();
+    const row = page.getByTestId("node-row").filter({ hasText: "e2e-azure" });
+    await expect(row.getByTestId("node-wire")).toHaveText("azure");
+    await expect(row.getByTestId("node-cloud")).toContainText("apiVersion 2024-10-21");
+    await expect(row).toContainText("local-chat-sim");
+    await expect(row).toContainText("online", { timeout: 20_000 });
+    await expect(page.locator("body")).not.toContainText(AZURE_KEY);
+    // The health check listed the resource's deployments with the key, on the deployments path.
+    const listed = fake.requests.find((r) => r.path === "/openai/deployments");
+    expect(listed?.headers["api-key"]).toBe(AZURE_KEY);
+    await screenshot(page, "nodes-azure", info);
+    await page.getByRole("button", { name: "Remove e2e-azure" }).click();
+    await page.getByRole("button", { name: "Confirm removal" }).click();
+    await expect(page.getByTestId("node-row").filter({ hasText: "e2e-azure" })).toHaveCount(0);
+  } finally {
+    await fake.close();
   }
 });
 
