@@ -32,14 +32,16 @@ export class RequestLogWriter {
 
   /**
    * Queues a row; returns when it is down in the spool (never rejects: a row the spool could not
-   * take waits in memory). Written with the other lines of this turn: one write(2) for them all.
+   * take waits in memory). Written with the other lines of this turn: one write(2) for them all;
+   * `now`: written at once (with the turn's lines waiting so far).
    */
-  record(row: RequestLogRow): Promise<void> | undefined {
+  record(row: RequestLogRow, now = false): Promise<void> | undefined {
     if (logExportOn()) exportRow(row);
     const queued: Queued = { row, segment: null };
     let written: Promise<void> | undefined;
     try {
-      const appended = this.spool?.appendSoon(row);
+      if (now && this.spool) queued.segment = this.spool.append(row);
+      const appended = now ? undefined : this.spool?.appendSoon(row);
       if (appended) {
         queued.segment = appended.segment;
         written = appended.written.catch((err: unknown) => {

@@ -168,10 +168,10 @@ export class CallObservation implements CallObserver {
 
   /**
    * The answer is about to end (its last bytes are written once the returned write of its log row
-   * to the spool is down, so a process killed right after answering loses no row), or the client
-   * left. Later calls do nothing.
+   * to the spool is down, so a process killed right after answering loses no row; `now`: written
+   * at once, in this turn), or the client left. Later calls do nothing.
    */
-  end(status: number): Promise<void> | undefined {
+  end(status: number, now = false): Promise<void> | undefined {
     if (this.ended) return undefined;
     this.ended = true;
     const seconds = (performance.now() - this.startedAt) / 1000;
@@ -183,11 +183,11 @@ export class CallObservation implements CallObserver {
     if (this.nodeId) m.upstreamDuration.observe({ model: this.model, node: this.nodeId }, this.nodeMs / 1000);
     if (this.span) this.endSpan(status);
     if (status >= 500 || LOG_EVERY_REQUEST) this.writeLog(status, seconds);
-    if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) return this.recordRow(status, seconds);
+    if (env.REQUEST_LOG === "on" && this.call.path.startsWith("/v1/")) return this.recordRow(status, seconds, now);
     return undefined;
   }
 
-  private recordRow(status: number, seconds: number): Promise<void> | undefined {
+  private recordRow(status: number, seconds: number, now: boolean): Promise<void> | undefined {
     const p = this.principal;
     const o = this.outcome;
     return requestLogWriter().record({
@@ -218,7 +218,7 @@ export class CallObservation implements CallObserver {
       clientIp: this.call.clientIp?.() ?? null,
       userAgent: this.call.header("user-agent") ?? null,
       body: this.captured && (this.captured.request(this.input), this.captured.finish()),
-    });
+    }, now);
   }
 
   private endSpan(status: number): void {

@@ -41,5 +41,5 @@ export type Reply = (
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
 ) & {
   /** The request's telemetry (call-observation.ts), which the host ends once the answer went out (observeEnd). */
-  observation?: { end(status: number): Promise<void> | undefined; firstByte(): void; failed(err: unknown): void };
+  observation?: { end(status: number, now?: boolean): Promise<void> | undefined; firstByte(): void; failed(err: unknown): void };
 };

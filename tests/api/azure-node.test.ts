@@ -388,7 +388,7 @@ describe("an azure node with a Microsoft Entra ID application, on the v1 paths",
     expect(entra.issued.length).toBe(fetched);
     expect(fake.requests.slice(-4).map((r) => r.headers.authorization)).toEqual(Array(4).fill(`Bearer ${current.token}`));
     // The refresh point: 5 minutes before its expiry (it lives 320 s, so 20 s after it was issued).
-    await new Promise((r) => setTimeout(r, Math.max(0, current.expiresAt - 300_000 - Date.now() + 300)));
+    await new Promise((r) => setTimeout(r, Math.max(0, current.expiresAt - 300_000 - Date.now() + 1500)));
     await openai.chat.completions.create({ model: CHAT, messages: [{ role: "user", content: "hello" }] });
     const next = entra.issued.at(-1)!;
     expect(next.token).not.toBe(current.token);

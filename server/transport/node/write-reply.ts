@@ -55,6 +55,15 @@ async function ending(reply: Reply): Promise<void> {
 }
 
 /**
+ * An event stream is about to end: its row is written to the spool now, in this turn (a stream
+ * ends once per call, and its last frames must not wait a turn behind its others: they go out
+ * with the end, in one write).
+ */
+function endingStream(reply: Reply): void {
+  reply.observation?.end(statusOf(reply), true);
+}
+
+/**
  * Resolves once the socket took the chunk (or the client left: false). Chunks written in one turn
  * of the event loop go out in one socket write; `now` sends the chunk (and what is corked with
  * it, the head) at once instead: node:http itself holds a response's writes until the next tick,
@@ -76,9 +85,9 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
   const requestId = reply.headers["x-request-id"] ?? "";
   const iterator = reply.events[Symbol.asyncIterator]();
   const batch = new FrameBatch(res);
-  const endWith = async (err: unknown) => {
+  const endWith = (err: unknown) => {
     reply.observation?.failed(err);
-    await ending(reply);
+    endingStream(reply);
     batch.end(reply.done ? Buffer.concat([errorFrame(err, requestId, reply.dialect), DONE_FRAME]) : errorFrame(err, requestId, reply.dialect));
   };
   const state: Cuttable = { cut: false };
@@ -111,7 +120,7 @@ async function writeEvents(res: ServerResponse, reply: Extract<Reply, { kind: "s
         return endWith(errors.shuttingDown());
       }
       if (step.done) {
-        await ending(reply);
+        endingStream(reply);
         batch.end(endFrames(reply));
         return;
       }
