@@ -1,7 +1,7 @@
 // The request log's writer: rows are appended to the process's spool file as their answers end,
 // before the answers' last bytes go out (infra/spool: nothing answered is lost to a SIGKILL; the
-// next process commits what a dead one left) and written to PostgreSQL together every LOG_FLUSH_MS, one statement per batch, off the
-// request path. While the database is unreachable the rows wait (up to MAX_QUEUED; past it the
+// next process commits what a dead one left), and written to PostgreSQL together every
+// LOG_FLUSH_MS, one statement per batch, off the request path. While the database is unreachable the rows wait (up to MAX_QUEUED; past it the
 // oldest in memory are dropped, still in the spool file for the next process to commit).
 import { writeQueryable } from "../infra/db/write-pool";
 import { env } from "../infra/env";

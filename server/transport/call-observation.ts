@@ -1,7 +1,8 @@
 // The telemetry of one /v1 request: made by the dispatcher, told by the ledger what the call was
-// charged (call-observer.ts), and ended by the host once the answer's last byte went out. Its end
-// counts the request in the metrics, writes the request's log line, ends its span, and hands the
-// request log (server/request-log/) the call's row.
+// charged (call-observer.ts), and ended by the host as the answer ends (its last bytes wait for
+// the row's spool write), or once the client left. Its end counts the request in the metrics,
+// writes the request's log line, ends its span, and hands the request log (server/request-log/)
+// the call's row.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { AnyOperation, UnservedOperation } from "../contract/operation";
 import type { Principal } from "../identity/principal";

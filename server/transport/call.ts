@@ -40,6 +40,6 @@ export type Reply = (
     }
   | { kind: "binary"; headers: ReplyHeaders; body: BinaryBody }
 ) & {
-  /** The request's telemetry (call-observation.ts), which the host ends once the answer went out (observeEnd). */
+  /** The request's telemetry (call-observation.ts), which the host ends as the answer ends (write-reply.ts; observeEnd for the rest). */
   observation?: { end(status: number, now?: boolean): Promise<void> | undefined; firstByte(): void; failed(err: unknown): void };
 };
