@@ -60,6 +60,8 @@ test("a key created and a rename show on the Audit page, newest first, with Load
   await visit(page, ws("settings"));
   await page.getByLabel("Workspace name").fill("Audited and renamed");
   await page.getByRole("button", { name: "Save", exact: true }).click();
+  // The rename is saved before the page is left (leaving at once could cancel its request).
+  await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Workspace name")).toHaveValue("Audited and renamed");
 
   await visit(page, ws("audit"));
