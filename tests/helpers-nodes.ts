@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { db } from "../server/infra/db/client";
 import { Channel, notify } from "../server/infra/db/notify";
+import { formatMoney, money } from "../server/kernel/money";
 import { checkAllNodes } from "../server/routing/nodes/health-check";
 import { until } from "./helpers";
 
@@ -33,4 +34,21 @@ export async function refusedUntilPriced(ask: () => Promise<Any>, price: () => P
     10_000,
   );
   expect(served.value.object).toBe("chat.completion");
+}
+
+export type Prices = { input: string; output: string; cacheRead?: string; cacheWrite?: string; reasoning?: string };
+export type Tokens = { input: number; cached: number; written?: number; output: number; reasoning: number };
+
+/** The cost of a usage at a model's prices per million tokens, as the ledger computes it. */
+export function costOf(p: Prices, u: Tokens): string {
+  const written = u.written ?? 0;
+  return formatMoney(
+    money(p.input)
+      .times(u.input - u.cached - written)
+      .plus(money(p.cacheRead ?? p.input).times(u.cached))
+      .plus(money(p.cacheWrite ?? p.input).times(written))
+      .plus(money(p.output).times(u.output - u.reasoning))
+      .plus(money(p.reasoning ?? p.output).times(u.reasoning))
+      .dividedBy(1_000_000),
+  );
 }

@@ -9,7 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
-import { formatMoney, money } from "../../server/kernel/money";
+import { formatMoney } from "../../server/kernel/money";
 import { encoder } from "../../server/inference/chat/count-prompt";
 import { toolCallId } from "../../server/providers/gemini/tool-call-ids";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
@@ -27,7 +27,7 @@ import {
   type GeminiModels,
 } from "../fakes/gemini-upstream";
 import { baseUrl, newWorkspace, until } from "../helpers";
-import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
+import { costOf, PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -49,18 +49,6 @@ const refresh = refreshRouting;
 const ask = (extra: Record<string, unknown> = {}) => openai.chat.completions.create({ model: MODELS.chat, messages: [{ role: "user", content: "hello" }], ...extra } as never) as unknown as Promise<Any>;
 const sent = () => node.last!.body as Any;
 const user = (text: string) => ({ role: "user", parts: [{ text }] });
-
-/** The cost of a usage at a model's prices per million tokens, as the ledger computes it. */
-function costOf(p: { input: string; output: string; cacheRead?: string; reasoning?: string }, u: { input: number; cached: number; output: number; reasoning: number }): string {
-  return formatMoney(
-    money(p.input)
-      .times(u.input - u.cached)
-      .plus(money(p.cacheRead ?? p.input).times(u.cached))
-      .plus(money(p.output).times(u.output - u.reasoning))
-      .plus(money(p.reasoning ?? p.output).times(u.reasoning))
-      .dividedBy(1_000_000),
-  );
-}
 
 const eventOf = (requestId: string) => db.usageEvent.findUniqueOrThrow({ where: { id: requestId } });
 

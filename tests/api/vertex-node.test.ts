@@ -13,7 +13,7 @@ import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type OpenAI from "openai";
 import { db } from "../../server/infra/db/client";
-import { formatMoney, money } from "../../server/kernel/money";
+import { formatMoney } from "../../server/kernel/money";
 import { toolCallId } from "../../server/providers/gemini/tool-call-ids";
 import { knownModels } from "../../server/providers/vertex/models";
 import { setModelPrice } from "../../server/routing/catalog/set-price";
@@ -22,7 +22,7 @@ import { FIXTURES, SIGNATURE as CLAUDE_SIGNATURE } from "../fakes/anthropic-upst
 import { SIGNATURE, THINKING_USAGE, THOUGHT, TIME_CALL, USAGE, WEATHER_CALL, fakeVector } from "../fakes/gemini-upstream";
 import { ANTHROPIC_VERSION, RETRY_DELAY_SECONDS, startVertexUpstream, tokenCount, type ServiceAccountKey, type VertexFake } from "../fakes/vertex-upstream";
 import { baseUrl, newWorkspace } from "../helpers";
-import { PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
+import { costOf, PNG, refreshRouting, refusedUntilPriced } from "../helpers-nodes";
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -45,23 +45,6 @@ const user = (text: string) => ({ role: "user", parts: [{ text }] });
 const path = (publisher: string, model: string, method: string) => `/v1/projects/${node.project}/locations/${node.location}/publishers/${publisher}/models/${model}:${method}`;
 const eventOf = (requestId: string) => db.usageEvent.findUniqueOrThrow({ where: { id: requestId } });
 const issuedTo = (email: string) => node.tokenRequests.filter((r) => r.email === email && r.issued).length;
-
-type Prices = { input: string; output: string; cacheRead?: string; cacheWrite?: string; reasoning?: string };
-type Tokens = { input: number; cached: number; written?: number; output: number; reasoning: number };
-
-/** The cost of a usage at a model's prices per million tokens, as the ledger computes it. */
-function costOf(p: Prices, u: Tokens): string {
-  const written = u.written ?? 0;
-  return formatMoney(
-    money(p.input)
-      .times(u.input - u.cached - written)
-      .plus(money(p.cacheRead ?? p.input).times(u.cached))
-      .plus(money(p.cacheWrite ?? p.input).times(written))
-      .plus(money(p.output).times(u.output - u.reasoning))
-      .plus(money(p.reasoning ?? p.output).times(u.reasoning))
-      .dividedBy(1_000_000),
-  );
-}
 
 /** Nothing of a credential in an answer: the key, its private part, a token. */
 function expectNoCredential(text: string) {
