@@ -5,7 +5,7 @@
 // crash of PostgreSQL itself can lose). Shared by every copy of this module in the process.
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { databaseUrl } from "./client";
+import { databaseUrl, IDLE_CONNECTION_MS } from "./client";
 import { logFor } from "../telemetry/log";
 
 const log = logFor("db");
@@ -14,7 +14,7 @@ const shared = globalThis as unknown as { gatewayWritePool?: pg.Pool };
 
 export function writePool(): pg.Pool {
   if (!shared.gatewayWritePool) {
-    const pool = new pg.Pool({ connectionString: databaseUrl(), max: 4, options: "-c synchronous_commit=off", keepAlive: true });
+    const pool = new pg.Pool({ connectionString: databaseUrl(), max: 4, options: "-c synchronous_commit=off", keepAlive: true, idleTimeoutMillis: IDLE_CONNECTION_MS });
     pool.on("error", (err) => log.error({ err }, "write pool: idle connection failed"));
     shared.gatewayWritePool = pool;
   }

@@ -1,5 +1,6 @@
 // The model catalog held in memory: every request resolves its model here, not in the database.
-// Reloaded at most every CATALOG_TTL_MS and at once when a catalog or node change is notified.
+// Read again at once when a catalog or node change is notified, and behind the calls every
+// CATALOG_TTL_MS.
 import { db } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { Channel, listen } from "../../infra/db/notify";
@@ -49,10 +50,7 @@ function subscribe(): void {
     });
 }
 
-export async function getCatalog(): Promise<Catalog> {
-  subscribe();
-  const current = state.gatewayCatalog;
-  if (current && Date.now() - current.loadedAt < CATALOG_TTL_MS) return current;
+function reload(): Promise<Catalog> {
   const generation = state.gatewayCatalogGeneration ?? 0;
   const loading = (state.gatewayCatalogLoading ??= loadCatalog()
     .then((c) => {
@@ -63,6 +61,22 @@ export async function getCatalog(): Promise<Catalog> {
       if (state.gatewayCatalogLoading === loading) state.gatewayCatalogLoading = undefined;
     }));
   return loading;
+}
+
+/**
+ * The catalog. A change is notified, and the next call waits for the catalog read after it. Past
+ * CATALOG_TTL_MS (a safety net for a missed notification) the call is served from the catalog it
+ * has while it is read again behind it: every call arriving during a read used to wait for it,
+ * about 150 ms every 5 s under load, most of the gateway's p99.
+ */
+export async function getCatalog(): Promise<Catalog> {
+  subscribe();
+  const current = state.gatewayCatalog;
+  if (!current) return reload();
+  if (Date.now() - current.loadedAt >= CATALOG_TTL_MS && !state.gatewayCatalogLoading) {
+    reload().catch((err) => log.error({ err }, "catalog cache: reading the catalog again failed; the one held is kept"));
+  }
+  return current;
 }
 
 export { invalidate as invalidateCatalog };

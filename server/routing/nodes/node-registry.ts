@@ -1,5 +1,5 @@
 // The routable nodes, held in memory with their decrypted keys: routing reads no database.
-// Reloaded at most every REGISTRY_TTL_MS and at once when a node change is notified.
+// Read again at once when a node change is notified, and behind the calls every REGISTRY_TTL_MS.
 import { db } from "../../infra/db/client";
 import { Channel, listen } from "../../infra/db/notify";
 import { logFor } from "../../infra/telemetry/log";
@@ -84,7 +84,16 @@ export async function getRoutableNodes(): Promise<RoutableNode[]> {
     log.error({ err }, "node registry: LISTEN failed");
   });
   const current = state.gatewayNodes;
-  if (current && Date.now() - current.loadedAt < REGISTRY_TTL_MS) return current.nodes;
+  if (!current) return reload();
+  // Past the TTL (a safety net for a missed notification) calls are served from the nodes held
+  // while they are read again behind them, as the catalog is (catalog-cache.ts).
+  if (Date.now() - current.loadedAt >= REGISTRY_TTL_MS && !state.gatewayNodesLoading) {
+    reload().catch((err) => log.error({ err }, "node registry: reading the nodes again failed; the ones held are kept"));
+  }
+  return current.nodes;
+}
+
+function reload(): Promise<RoutableNode[]> {
   const loading = (state.gatewayNodesLoading ??= load().finally(() => {
     if (state.gatewayNodesLoading === loading) state.gatewayNodesLoading = undefined;
   }));
