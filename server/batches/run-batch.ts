@@ -14,6 +14,7 @@ import { GatewayError } from "../kernel/errors";
 import { newRequestId } from "../kernel/ids";
 import { awaitBackgroundTurn, sleep } from "./background-tier";
 import { batchPrincipal } from "./batch-caller";
+import { awaitLineStart } from "./live-pace";
 import type { BatchRow } from "./batch-object";
 import { finalizeBatch, type StopReason } from "./finalize-batch";
 import { parseInputLines, type InputLine } from "./input-lines";
@@ -111,6 +112,9 @@ async function runLines(batch: BatchRow, lines: InputLine[], runLine: LineRunner
       if (signal?.aborted) stop ??= "shutdown";
       await check();
       if (stop) return;
+      await awaitLineStart(signal);
+      if (signal?.aborted) stop ??= "shutdown";
+      if (stop || next >= todo.length) return;
       const line = todo[next++]!;
       writer.add(await runOne(batch, line, principal, runLine, signal));
     }

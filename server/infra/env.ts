@@ -83,6 +83,8 @@ export const EnvSchema = z.object({
   BATCH_PROCESS_IDLE_SECONDS: int(60),
   /** The CPU priority (nice, 0 to 19) of a gateway instance's batch process: higher gives way more to live calls. */
   BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** While live calls are answered on the instance, its batch process starts at most this many lines a second (server/batches/live-pace.ts; 0: never gives way). */
+  BATCH_LIVE_LINES_PER_SECOND: z.coerce.number().int().min(0).max(100_000).default(50),
   /** Lines of one batch in flight at once, per worker. */
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** A batch worker that has not reported for this long is presumed dead and its batch resumed elsewhere (seconds, >= 10). */

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerOptions, type ServerResp
 import type { Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { clientIp } from "./client-ip";
-import { ProcessGroup, READY, receiveConnections } from "./process-group";
+import { LIVE, ProcessGroup, READY, receiveConnections } from "./process-group";
 import { capRequestsPerAddress } from "./requests-per-address";
 
 // Read without the server's env module (and zod), which the serving code loads below.
@@ -24,6 +24,8 @@ const first = !(index > 0 && typeof process.send === "function");
 /** Metrics on a port of their own (server/infra/env.ts METRICS_PORT), 0: none. */
 const metricsPort = wholeNumber("METRICS_PORT", "0");
 const metricsHost = process.env.METRICS_HOST?.trim() || "127.0.0.1";
+/** How often a serving process says it answered calls (LIVE), when it did. */
+const LIVE_REPORT_MS = 250;
 /** After its drain, a process needs a moment to end what is left and give its leases back. */
 const EXIT_MARGIN_MS = 5000;
 
@@ -116,6 +118,18 @@ async function serve(): Promise<void> {
 
   let draining = false;
   const trustProxy = env.TRUST_PROXY === "true";
+  // Calls under /v1 answered lately: the instance's batch process gives way to them
+  // (server/batches/live-pace.ts). Told at most every LIVE_REPORT_MS, by the first process
+  // directly, by the others through it.
+  let liveCalls = 0;
+  if (env.BATCH_WORKERS > 0) {
+    setInterval(() => {
+      if (!liveCalls) return;
+      liveCalls = 0;
+      if (group) group.live();
+      else if (process.connected) process.send!({ type: LIVE }, undefined, {}, () => undefined);
+    }, LIVE_REPORT_MS).unref();
+  }
   const route = (req: IncomingMessage, res: ServerResponse) => {
     // Overwritten on every request, so a client cannot set it: sign-in throttling counts by it,
     // and the request log records it.
@@ -125,6 +139,7 @@ async function serve(): Promise<void> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
+    if (pathname.startsWith("/v1/")) liveCalls++;
     const work =
       pathname === "/metrics"
         ? telemetry.serveMetrics(req, res)
@@ -291,13 +306,17 @@ async function runBatchesOnDemand(group: ProcessGroup, index: number, log: { err
  * priority BATCH_NICE (server/background.ts startBatchProcess), and ends with the first process.
  */
 async function serveBatches(): Promise<void> {
-  const [{ env }, { usageWriter }, { leaseBook }, background, telemetry] = await Promise.all([
+  const [{ env }, { usageWriter }, { leaseBook }, background, telemetry, { noteLiveTraffic }] = await Promise.all([
     import("../../infra/env"),
     import("../../ledger/usage-writer"),
     import("../../ledger/credit-leases"),
     import("../../background"),
     loadTelemetry(),
+    import("../../batches/live-pace"),
   ]);
+  process.on("message", (message: { type?: string } | null) => {
+    if (message?.type === LIVE) noteLiveTraffic();
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

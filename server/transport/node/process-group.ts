@@ -20,6 +20,9 @@ export const READY = "gateway:ready";
 /** Sent by another process when a connection handed to it with its address closed. */
 export const CLOSED = "gateway:closed";
 
+/** Sent by a serving process that answered calls lately; the first process passes it on to its workers (the batch process). */
+export const LIVE = "gateway:live";
+
 /** `role`: a process that serves no connection (the batch process); absent for a serving one. */
 type Peer = { index: number; proc: ChildProcess; ready: boolean; startedAt: number; role?: string };
 type Say = (level: "info" | "error", msg: string) => void;
@@ -66,6 +69,11 @@ export class ProcessGroup {
 
   others(): ChildProcess[] {
     return this.peers.map((p) => p.proc);
+  }
+
+  /** Calls were answered lately (in this process or another): the processes that serve no connection are told. */
+  live(): void {
+    for (const p of this.peers) if (p.role && p.proc.connected) p.proc.send({ type: LIVE }, undefined, {}, () => undefined);
   }
 
   /**
@@ -131,6 +139,7 @@ export class ProcessGroup {
     proc.on("message", (message: Message) => {
       if (message?.type === READY) peer.ready = true;
       else if (message?.type === CLOSED) this.perAddress?.remove(message.address ?? "", peer);
+      else if (message?.type === LIVE) this.live();
       else this.onMessage(proc, message);
     });
     proc.on("exit", (code, signal) => {
