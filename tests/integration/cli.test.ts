@@ -1,9 +1,26 @@
 // The admin CLI, run as a real process against the test database (DATABASE_URL).
+import { spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { cli } from "../cli-process";
 
 describe("npm run cli", () => {
+  it("as `npm run cli` starts it (the TypeScript loader) and as the tests start it (the bundle), the same answer", async () => {
+    const created = await cli("workspace", "create", "--name", "Loaders", "--credits", "3.5", "--json");
+    const id = JSON.parse(created.stdout).workspace.id as string;
+    const viaNpm = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const proc = spawn("npm", ["run", "-s", "cli", "--", "workspace", "show", id, "--json"], { env: { ...process.env, DATABASE_URL: inject("databaseUrl") } });
+      let stdout = "";
+      proc.stdout.on("data", (d) => (stdout += d));
+      proc.on("exit", (code) => resolve({ code, stdout }));
+    });
+    const viaBundle = await cli("workspace", "show", id, "--json");
+    expect(viaNpm.code).toBe(0);
+    expect(viaBundle.code).toBe(0);
+    expect(JSON.parse(viaNpm.stdout).workspace).toMatchObject({ id, name: "Loaders", balance: "3.5" });
+    expect(JSON.parse(viaBundle.stdout)).toEqual(JSON.parse(viaNpm.stdout));
+  }, 90_000);
+
   it("workspace create --json prints exactly one JSON object with the workspace and the key", async () => {
     const r = await cli("workspace", "create", "--name", "CLI Co", "--credits", "12.25", "--json");
     expect(r.code).toBe(0);

@@ -11,7 +11,7 @@ import { db } from "../../server/infra/db/client";
 import { newId } from "../../server/kernel/ids";
 import { X402_WORKSPACE_ID } from "../../server/kernel/x402-workspace";
 import { applyMovements, type Movement } from "../../server/ledger/movements";
-import { cli } from "../cli-process";
+import { cli, cliCommand } from "../cli-process";
 import { newUser, teamWorkspace, userCaller } from "../helpers-dashboard";
 import { settlementMovements } from "../../server/admission/x402/settlement";
 
@@ -97,7 +97,7 @@ async function json(...args: string[]) {
 /** The CLI with its own environment (DATA_DIR, DATABASE_URL). */
 function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: { ...process.env, ...env } });
+    const proc = spawn(process.execPath, [...cliCommand(), ...args], { env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     proc.stdout.on("data", (d) => (stdout += d));

@@ -1,5 +1,6 @@
 // The vitest run's gateway (see test-stack.ts); test files reach it through `inject`.
 import type { TestProject } from "vitest/node";
+import { bundleCli } from "../../scripts/lib/build";
 import { bootTestStack, type TestStack } from "./test-stack";
 
 declare module "vitest" {
@@ -18,6 +19,8 @@ export async function setup(project: TestProject): Promise<void> {
   if (process.env.GATEWAY_TEST_STACK === "off") return;
   booted = await bootTestStack("npm test");
   const { stack, dataDir } = booted;
+  // The admin CLI, bundled like the server: test files start it as a process (tests/cli-process.ts).
+  process.env.GATEWAY_TEST_CLI = await bundleCli(process.env.TEST_DIST_DIR ?? ".next-test");
   // Test files run in worker processes that inherit this environment.
   process.env.DATABASE_URL = stack.databaseUrl;
   process.env.DATA_DIR = dataDir;
