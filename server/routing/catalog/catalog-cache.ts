@@ -67,7 +67,7 @@ function reload(): Promise<Catalog> {
  * The catalog. A change is notified, and the next call waits for the catalog read after it. Past
  * CATALOG_TTL_MS (a safety net for a missed notification) the call is served from the catalog it
  * has while it is read again behind it: every call arriving during a read used to wait for it
- * (a read takes 3-8 ms under steady load, 50-110 ms in a process that was idle; docs/BENCHMARKS.md,
+ * (a read takes 3-8 ms under steady load, 56-108 ms as a process's first; docs/BENCHMARKS.md,
  * "After a quiet moment"). A read that fails keeps the catalog held; the next call tries again.
  */
 export async function getCatalog(): Promise<Catalog> {
