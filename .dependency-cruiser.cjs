@@ -51,12 +51,15 @@ const layer = {
   files: "^server/files/",
   /** Batches (/v1/batches): their lines run through the pipeline the composition root hands them. */
   batches: "^server/batches/",
+  /** Checks on calls' input and output (block, redact, flag), run by the pipeline. */
+  guardrails: "^server/guardrails/",
   /** The composition roots: files directly in `server/`. */
   roots: "^server/[^/]+$",
 };
 
 /** The domains: what a call is about, below the layers that receive and run it. */
 const domains = [
+  layer.guardrails,
   layer.files,
   layer.batches,
   layer.requestLog,
@@ -183,6 +186,12 @@ module.exports = {
       "Routing (catalog, prices, nodes) lies below the modalities and admission, which ask it for a model, a price and a node.",
       { path: layer.routing },
       { path: [layer.inference, layer.admission] },
+    ),
+    forbid(
+      "only-the-call-layers-run-guardrails",
+      "Guardrails wrap a call from outside (the pipeline's input and output stages, tRPC and the CLI manage them); the domains a call reaches are checked by them and never call them back.",
+      { path: "^server/", pathNot: [layer.guardrails, layer.pipeline, layer.trpc, layer.transport, layer.contract] },
+      { path: layer.guardrails },
     ),
     forbid(
       "composition-roots-are-loaded-only-by-the-hosts",

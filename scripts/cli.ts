@@ -4,6 +4,7 @@ import { UsageError, USAGE, type Command } from "./cli/args";
 import { auditCommands } from "./cli/audit-commands";
 import { cacheCommands } from "./cli/cache-commands";
 import { connectForCli } from "./cli/connect";
+import { guardrailCommands } from "./cli/guardrail-commands";
 import { issuerCommands } from "./cli/issuer-commands";
 import { keyCommands } from "./cli/key-commands";
 import { logCommands } from "./cli/log-commands";
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   ...logCommands,
   ...cacheCommands,
   ...routeCommands,
+  ...guardrailCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

@@ -50,6 +50,16 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   route list WORKSPACE_ID|--global [--json]   (a workspace's routes and the gateway-wide ones)
   route show WORKSPACE_ID|--global NAME [--json]
   route remove WORKSPACE_ID|--global NAME [--json]
+  guardrail add WORKSPACE_ID|--global --name N --type pii|deny|injection|moderation|schema|http
+                --stage input|output|both --action block|redact|flag [--on-error allow|block]
+                [--timeout-ms N] [--pattern RE2 ...] [--word W ...] [--entity KIND ...] [--model M]
+                [--threshold CATEGORY=SCORE ...] [--url URL] [--adapter gateway|presidio|openai-moderation]
+                [--anonymizer-url URL] [--schema FILE] [--json]   (add, or replace the definition)
+  guardrail attach|detach WORKSPACE_ID|--global NAME [--plan PLAN | --key KEY_ID] [--json]
+  guardrail list WORKSPACE_ID|--global [--json]
+  guardrail show WORKSPACE_ID|--global NAME [--json]
+  guardrail remove WORKSPACE_ID|--global NAME [--json]
+  guardrail test WORKSPACE_ID|--global NAME --text TEXT [--json]   (the verdict, no model called)
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
@@ -109,6 +119,9 @@ fallback, least-latency, lowest-cost, least-busy), "targets": [{"model", "node"?
 "retry"?: {"attempts", "backoff_ms", "on": [429, 5xx, timeout, context_length]}, "conditions"?:
 [{"when": CEL, "use": route or model}]}. --global sets the gateway-wide routes every workspace
 sees (a workspace's own route of the same name takes its place).
+
+guardrail: checks on calls' input and output (docs/GUARDRAILS.md). All attached to the workspace,
+the caller's plan and its key run, the gateway-wide ones (attached with --global) first.
 
 user promote makes a signed-up user a gateway operator (nodes, credits, install settings); user
 demote takes it back (users named in OPERATOR_EMAILS stay operators).`;

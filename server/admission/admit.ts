@@ -6,7 +6,7 @@
 // ledger's reservation on its spend caps and the workspace's balance (402, ledger/meter.ts), or
 // for a caller paying with x402 its payment (x402/admit-payment.ts). The rate limits' state goes
 // into the call's outcome, so every answer reports it.
-import { effectiveLimits, rulesWithPlan, workspaceRules, type Limits, type PlanRule } from "../identity/plans/plan-cache";
+import { effectiveLimits, guardrailsFor, rulesWithPlan, workspaceRules, type GuardrailRow, type Limits, type PlanRule } from "../identity/plans/plan-cache";
 import type { CallContext, Principal } from "../identity/principal";
 import { errors } from "../kernel/errors";
 import type { Money } from "../kernel/money";
@@ -27,6 +27,8 @@ export type Access = {
   /** What rate limits are counted by: a key, or a subject under a plan; null: no limits (dashboard users). */
   limitScope: string | null;
   budgets: Budget[];
+  /** The guardrails that run on the caller's calls, in order (server/guardrails/); null: none. */
+  guardrails: readonly GuardrailRow[] | null;
 };
 
 const NO_LIMITS: Limits = { rpm: null, tpm: null, concurrency: null };
@@ -56,18 +58,23 @@ export function accessFor(ctx: CallContext): Promise<Access> {
 
 export async function accessOf(p: Principal, now = new Date()): Promise<Access> {
   // Dashboard users and x402 payers have no plan, rate limits or caps: a payer pays each call.
-  if (p.kind === "user" || p.kind === "x402") return { planId: null, subject: null, plan: null, keyModels: null, limits: NO_LIMITS, limitScope: null, budgets: [] };
+  // Their workspace's guardrails (the x402 workspace's for a payer) apply to them all the same.
+  if (p.kind === "user" || p.kind === "x402") {
+    const guardrails = guardrailsFor(await workspaceRules(p.workspaceId), p);
+    return { planId: null, subject: null, plan: null, keyModels: null, limits: NO_LIMITS, limitScope: null, budgets: [], guardrails };
+  }
   const rules = p.planId ? await rulesWithPlan(p.workspaceId, p.planId) : await workspaceRules(p.workspaceId);
   const plan = p.planId ? (rules.plans.get(p.planId) ?? null) : null;
   const limits = effectiveLimits(rules, plan);
+  const guardrails = guardrailsFor(rules, p);
   if (p.kind === "api_key") {
-    return { planId: plan?.id ?? null, subject: null, plan, keyModels: p.grant?.models ?? null, limits, limitScope: `key:${p.keyId}`, budgets: capsOf(`key:${p.keyId}`, plan, now) };
+    return { planId: plan?.id ?? null, subject: null, plan, keyModels: p.grant?.models ?? null, limits, limitScope: `key:${p.keyId}`, budgets: capsOf(`key:${p.keyId}`, plan, now), guardrails };
   }
   const budgets = capsOf(`subject:${p.subject}`, plan, now);
   if (p.sessionId && p.spendCap !== null) {
     budgets.push({ counter: counterName(`session:${p.sessionId}`, TOTAL_PERIOD), cap: p.spendCap, label: "session", period: TOTAL_PERIOD });
   }
-  return { planId: p.planId, subject: p.subject, plan, keyModels: null, limits, limitScope: `plan:${p.planId}:subject:${p.subject}`, budgets };
+  return { planId: p.planId, subject: p.subject, plan, keyModels: null, limits, limitScope: `plan:${p.planId}:subject:${p.subject}`, budgets, guardrails };
 }
 
 /** 403 model_not_allowed when the caller's plan, or its key's own list, does not include the model. */

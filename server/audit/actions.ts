@@ -26,6 +26,11 @@ export const AUDIT_ACTIONS = {
   "model.price": "(gateway-wide) A model was priced: the prices per 1M tokens that changed.",
   "route.set": "A route (virtual model) was created or changed: the fields that changed (a gateway-wide one has no workspace).",
   "route.remove": "A route was removed: its fields before.",
+  "guardrail.add": "A guardrail was added: its definition (a gateway-wide one has no workspace).",
+  "guardrail.update": "A guardrail's definition was changed: the fields that changed.",
+  "guardrail.attach": "A guardrail was attached to the workspace, a plan or a key (`attached_to`: which).",
+  "guardrail.detach": "A guardrail was detached from the workspace, a plan or a key.",
+  "guardrail.remove": "A guardrail was removed, with its attachments: its definition.",
   "settings.credits_help": "(gateway-wide) The text about getting credits changed: text.",
   // The workspace's webhooks (the signing secret as [secret], never its value) and its capture of
   // request and answer bodies.

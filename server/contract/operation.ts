@@ -9,6 +9,7 @@ import type { CallContext, Principal } from "../identity/principal";
 import type { X402Use } from "../admission/x402/principal";
 import type { Dialect } from "../kernel/errors";
 import type { ErrorStatus } from "./errors";
+import type { GuardedText } from "../guardrails/call-texts";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -96,6 +97,11 @@ export type Operation<
    * `x-gateway-cache-ttl` and the workspace's, plan's and key's defaults.
    */
   cached?: true;
+  /**
+   * Where its request's text is, for the guardrails a caller has (server/guardrails/): checked,
+   * and redacted, before the call goes anywhere; its answer's text is checked on its way out.
+   */
+  guarded?: GuardedText;
   /** The API family of its answers and errors: absent for OpenAI's; `anthropic` for Anthropic's Messages API (errors `{type: "error", error: {type, message}}`, stream failures as an `error` event). */
   dialect?: Dialect;
   handler: (ctx: ContextOf<T>, input: z.output<I>) => Promise<R>;

@@ -12,6 +12,8 @@ export interface CallObserver {
   charged(call: ChargedCall): void;
   /** The charge was paid with x402 for `cost` USD (the metered cost rounded up to the asset's smallest unit, or an exact price): what the call cost. */
   settled?(cost: string): void;
+  /** The call's input as redacted by its guardrails: what the request log's capture keeps instead of what was sent. */
+  redacted?(input: Record<string, unknown>): void;
   /** Times the write of a call's usage (a span of the request's trace, when traced). */
   usageWrite<T>(write: Promise<T>): Promise<T>;
 }

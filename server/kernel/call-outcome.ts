@@ -25,6 +25,23 @@ export type RouteAttempt = { model: string; node: string | null; status: number;
 /** A call to a route (a virtual model): the route, the target that answered (none when all failed), and every attempt. */
 export type RoutingOutcome = { route: string; target: { model: string; node: string | null } | null; attempts: RouteAttempt[] };
 
+/**
+ * What one guardrail said of a call's input or output (server/guardrails/): passed, blocked,
+ * redacted, flagged, or `error` when the check itself failed or timed out (then `on_error` decided:
+ * `blocked` true when it blocked the call). `rule`: what matched (a PII kind, a pattern's index, a
+ * category).
+ */
+export type GuardrailVerdict = {
+  guardrail: string;
+  type: string;
+  stage: "input" | "output";
+  outcome: "passed" | "blocked" | "redacted" | "flagged" | "error";
+  rule: string | null;
+  ms: number;
+  blocked?: boolean;
+  error?: string;
+};
+
 export type CallOutcome = {
   rateLimits?: RateLimitState;
   payment?: PaymentReceipt;
@@ -35,6 +52,8 @@ export type CallOutcome = {
   tags?: Record<string, string>;
   /** Set by the pipeline's route stage for a call that named a route. */
   routing?: RoutingOutcome;
+  /** Set by the guardrails' stages: every verdict, in the order the guardrails ran. */
+  guardrails?: GuardrailVerdict[];
 };
 
 /** Adds how long `phase` took since `since` (performance.now()). */

@@ -5,6 +5,8 @@
 //   authenticate  credential -> principal (key, session token, x402 payer), and the
 //                 operation's permission group                          pipeline/authenticate.ts
 //   validate      the operation's raw input -> its zod input (400)      validate() below
+//   [guardrails]  the caller's guardrails on the input's texts: block (400), redact, flag
+//                                                                       guardrails/guard-call.ts
 //   admit         plan's models, rate limits, spend caps, then a hold
 //                 on the balance or an x402 payment -> Metering         admission/admit.ts
 //   [cache]       the response cache: an entry here
@@ -12,6 +14,7 @@
 //                 the model -> a node, failing over before a first byte routing/nodes/router.ts
 //   call provider the node's wire format, streams included              providers/
 //   meter         units -> one usage event through the batched writer   ledger/meter.ts
+//   [guardrails]  the same on the answer's texts, a stream's as it goes out
 //   [log]         the request log: an entry here
 //   answer        the result, and the call's outcome (rate limits, payment receipt, phase
 //                 durations) that the transport writes as headers and closing frames
@@ -36,6 +39,7 @@ import { planCache, runCached, type CachePlan } from "./cache-stage";
 import { cacheOnByDefault } from "../identity/plans/plan-cache";
 import { routedCall } from "./route-stage";
 import { routeOf } from "../routing/routes/route-cache";
+import { guardAnswer, guardInput } from "../guardrails/guard-call";
 
 /** What the pipeline tells the request's telemetry (the transport's CallObservation). */
 export type PipelineObserver = CallObserver & {
@@ -130,6 +134,17 @@ export async function runOperation(op: AnyOperation, call: RunningCall, raw: unk
   const input = validate(op, raw);
   // The tier was checked: the principal is there for every tier but `none`, whose handlers take it as optional.
   const ctx = call as CallContext<Principal>;
+  // [guardrails]: the caller's, from the rules its access already read (most callers have none).
+  const guards = op.guarded && call.principal ? (await accessFor(ctx)).guardrails : null;
+  if (!guards) return answerOf(op, ctx, input, call);
+  const json = input as Record<string, unknown>;
+  const guarded = { requestId: call.requestId, workspaceId: ctx.principal.workspaceId, outcome: call.outcome };
+  if (await guardInput(guards, op.guarded!, json, guarded)) call.observer?.redacted?.(json);
+  return guardAnswer(guards, await answerOf(op, ctx, input, call), json, guarded);
+}
+
+/** route, admit, [cache], call: the operation's answer. */
+async function answerOf(op: AnyOperation, ctx: CallContext<Principal>, input: unknown, call: RunningCall): Promise<unknown> {
   // [route]: a `model` that names a route (a virtual model) is resolved to its targets here.
   let route = routeOf(call, input);
   if (route instanceof Promise) route = await route;

@@ -1,6 +1,6 @@
 // One /v1 call as the request log keeps it (the RequestLog table), served or not.
 import type { CapturedBody } from "./capture/body-capture";
-import type { RoutingOutcome } from "../kernel/call-outcome";
+import type { GuardrailVerdict, RoutingOutcome } from "../kernel/call-outcome";
 
 export type RequestLogRow = {
   id: string;
@@ -32,6 +32,8 @@ export type RequestLogRow = {
   userAgent: string | null;
   /** A call to a route: the route, the target that answered and every attempt; null for a call that named its model. */
   routing?: RoutingOutcome | null;
+  /** What the guardrails that ran on the call said (server/guardrails/); null or absent when none ran. */
+  guardrails?: GuardrailVerdict[] | null;
   /** Its request and answer, when the workspace (or the key) captures them: a RequestLogBody row. */
   body?: CapturedBody | null;
 };
@@ -46,7 +48,7 @@ const COLUMNS: [keyof RequestLogRow, string][] = [
   ["nodeId", "text"], ["credential", "text"], ["apiKeyId", "text"], ["planId", "text"], ["subject", "text"], ["payer", "text"],
   ["status", "int"], ["errorCode", "text"], ["durationMs", "int"], ["upstreamMs", "int"], ["firstByteMs", "int"],
   ["inputTokens", "int"], ["outputTokens", "int"], ["cost", "numeric"], ["usageEstimated", "bool"], ["cache", "text"],
-  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"], ["routing", "text"], ["body", "bool"],
+  ["tags", "text"], ["clientIp", "text"], ["userAgent", "text"], ["routing", "text"], ["guardrails", "text"], ["body", "bool"],
 ];
 
 /** The table's column for a row field (`body` is the `captured` flag; the bodies go to RequestLogBody). */
@@ -54,7 +56,7 @@ const column = (c: keyof RequestLogRow) => (c === "body" ? "captured" : c);
 
 const select = COLUMNS.map(([c]) => {
   if (c === "createdAt") return `(i."createdAt"::timestamptz AT TIME ZONE 'UTC')`;
-  if (c === "tags" || c === "routing") return `i."${c}"::jsonb`;
+  if (c === "tags" || c === "routing" || c === "guardrails") return `i."${c}"::jsonb`;
   return `i."${c}"`;
 });
 
@@ -82,6 +84,8 @@ export function insertParams(rows: RequestLogRow[]): unknown[][] {
           return r.tags ? JSON.stringify(r.tags) : null;
         case "routing":
           return r.routing ? JSON.stringify(r.routing) : null;
+        case "guardrails":
+          return r.guardrails?.length ? JSON.stringify(r.guardrails) : null;
         case "body":
           return Boolean(r.body);
         case "model":

@@ -123,6 +123,10 @@ export class CallObservation implements CallObserver {
     this.input = input;
   }
 
+  redacted(input: Record<string, unknown>): void {
+    this.input = input;
+  }
+
   /** Taps the answer for its capture, when the call's workspace or key keeps its bodies. */
   async captureAnswer(reply: Reply): Promise<void> {
     const capture = this.capture && (await this.capture);
@@ -216,6 +220,7 @@ export class CallObservation implements CallObserver {
       cache: o?.cache ?? null,
       tags: o?.tags ?? null,
       routing: o?.routing ?? null,
+      guardrails: o?.guardrails ?? null,
       clientIp: this.call.clientIp?.() ?? null,
       userAgent: this.call.header("user-agent") ?? null,
       body: this.captured && (this.captured.request(this.input), this.captured.finish()),

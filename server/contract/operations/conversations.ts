@@ -28,6 +28,7 @@ const create = operation({
   input: ZConversationCreate,
   output: ZConversation,
   produces: { kind: "json" },
+  guarded: "items",
   handler: (ctx, input) => createConversation(ctx, input),
 });
 
@@ -99,6 +100,7 @@ const createItems = operation({
   input: ZItemsCreate,
   output: ZConversationItemList,
   produces: { kind: "json" },
+  guarded: "items",
   handler: (ctx, input) => addItems(ctx.principal.workspaceId, input.conversation_id, input.items),
 });
 

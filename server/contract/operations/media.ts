@@ -34,6 +34,7 @@ export const embeddingsCreate = operation({
   errors: NODE_CALL,
   pricing: { kind: "metered", unit: "tokens", note: "input tokens the node reports, at input_per_1m" },
   cached: true,
+  guarded: "embeddings",
   handler: (_ctx, input) => createEmbeddings(input),
 });
 

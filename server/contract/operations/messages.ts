@@ -27,6 +27,7 @@ export const messagesCreate = operation({
   errors: NODE_CALL,
   pricing: TOKENS,
   cached: true,
+  guarded: "messages",
   dialect: "anthropic",
   handler: (_ctx, input) => createMessage(input),
 });

@@ -30,6 +30,7 @@ export const chatCreateCompletion = operation({
   errors: NODE_CALL,
   pricing: TOKENS,
   cached: true,
+  guarded: "chat",
   handler: (_ctx, input) => createChatCompletion(input),
 });
 
@@ -50,6 +51,7 @@ export const responsesCreate = operation({
   errors: { ...NODE_CALL, 404: "No such model (`model_not_found`), or no stored response `previous_response_id` (`previous_response_not_found`)." },
   pricing: TOKENS,
   cached: true,
+  guarded: "responses",
   handler: (ctx, input) => createResponse(ctx, input),
 });
 

@@ -31,10 +31,26 @@ export type CaptureSettings = { on: boolean; maxBytes: number; patterns: readonl
 /** The workspace's response cache settings (server/response-cache/). `priceFraction`: a decimal string from 0 to 1. */
 export type CacheSettings = { defaultOn: boolean; ttlSeconds: number; maxTtlSeconds: number; priceFraction: string; sampling: boolean };
 
-export type WorkspaceRules = { defaults: Limits; plans: ReadonlyMap<string, PlanRule>; capture: CaptureSettings; cache: CacheSettings };
+/** A guardrail as stored (its definition is checked and compiled by server/guardrails/). */
+export type GuardrailRow = { id: string; scope: string; name: string; definition: unknown; secret: string | null; updatedAt: Date };
+
+/** Where a guardrail applies: `workspace` (every call; of every workspace when the attachment's workspace is "*"), `plan:<id>` or `key:<id>`. */
+export type GuardrailAttachmentRow = { workspaceId: string; target: string; guardrail: GuardrailRow };
+
+export type WorkspaceRules = {
+  defaults: Limits;
+  plans: ReadonlyMap<string, PlanRule>;
+  capture: CaptureSettings;
+  cache: CacheSettings;
+  /** The guardrails attached for the workspace's calls (the operator's for every workspace included), oldest first; null: none. */
+  guardrails: readonly GuardrailAttachmentRow[] | null;
+};
+
+/** The attachments' workspace id that applies them to every workspace (the operator's). */
+const GLOBAL = "*";
 
 async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
-  const [ws, plans] = await Promise.all([
+  const [ws, plans, guardrails] = await Promise.all([
     db.workspace.findUnique({
       where: { id: workspaceId },
       select: {
@@ -43,6 +59,11 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       },
     }),
     db.plan.findMany({ where: { workspaceId } }),
+    db.guardrailAttachment.findMany({
+      where: { workspaceId: { in: [GLOBAL, workspaceId] } },
+      select: { workspaceId: true, target: true, guardrail: { select: { id: true, scope: true, name: true, definition: true, secret: true, updatedAt: true } } },
+      orderBy: { createdAt: "asc" },
+    }),
   ]);
   const rules = new Map<string, PlanRule>();
   for (const p of plans) {
@@ -72,6 +93,7 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       priceFraction: ws?.cachePriceFraction.toString() ?? "0",
       sampling: ws?.cacheSampling ?? false,
     },
+    guardrails: guardrails.length ? guardrails : null,
   };
 }
 
@@ -100,6 +122,36 @@ export async function captureFor(principal: Principal): Promise<CaptureSettings 
   const { capture } = await cache.get(principal.workspaceId);
   const on = principal.kind === "api_key" && principal.capture !== undefined ? principal.capture : capture.on;
   return on ? capture : null;
+}
+
+/** The levels an attachment can be at, in the order they run: the operator's, the workspace's, the plan's, the key's. */
+const LEVELS = 4;
+
+/**
+ * The guardrails that apply to a caller's calls, in the order they run: the operator's attached to
+ * every workspace, the workspace's, then those of the caller's plan and of its key (each once,
+ * where first attached); null: none (most calls: decided from the rules the call already read).
+ */
+export function guardrailsFor(rules: WorkspaceRules, principal: Principal): readonly GuardrailRow[] | null {
+  if (!rules.guardrails) return null;
+  const planId = principal.kind === "api_key" || principal.kind === "session" ? principal.planId : null;
+  const keyId = principal.kind === "api_key" ? principal.keyId : null;
+  const rank = (a: GuardrailAttachmentRow): number => {
+    if (a.target === "workspace") return a.workspaceId === GLOBAL ? 0 : 1;
+    if (planId && a.target === `plan:${planId}`) return 2;
+    if (keyId && a.target === `key:${keyId}`) return 3;
+    return -1;
+  };
+  const seen = new Set<string>();
+  const out: GuardrailRow[] = [];
+  for (let level = 0; level < LEVELS; level++) {
+    for (const a of rules.guardrails) {
+      if (rank(a) !== level || seen.has(a.guardrail.id)) continue;
+      seen.add(a.guardrail.id);
+      out.push(a.guardrail);
+    }
+  }
+  return out.length ? out : null;
 }
 
 /** When a plan id missing from memory was last looked up in the database. */

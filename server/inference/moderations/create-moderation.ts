@@ -61,3 +61,21 @@ async function countTexts(texts: string[]): Promise<number> {
   const enc = await encoder();
   return texts.reduce((sum, text) => sum + enc.encode(text).length, 0);
 }
+
+/**
+ * A guardrail's check (server/guardrails/): a moderation model's result for each text, from a node
+ * (with failover), within `signal`. Not billed to the caller: the guardrail is the operator's or the
+ * workspace's policy, run for it (moderation models are free at OpenAI and on the built-in node).
+ */
+export async function moderateTexts(model: string, texts: string[], signal?: AbortSignal): Promise<ModerationResult["results"]> {
+  const { row } = await resolveModel(model);
+  if (row.type !== "moderation") throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model, not a moderation model.`, "model", "model_not_supported");
+  const req = { model: row.id, input: texts } as ModerationRequest;
+  const input = moderationInput(req.input);
+  const { result, release } = await withFailover(row.id, async (r) => {
+    const answer = await r.node.adapter.moderate(r.node, { ...req, model: r.upstreamModel }, { maxOutputTokens: row.maxOutputTokens });
+    return readAnswer(answer, input);
+  }, signal);
+  release();
+  return result.results;
+}

@@ -45,6 +45,11 @@ function define() {
       help: "Attempts of calls to routes (virtual models), by route, target (model, or model@node) and outcome (ok, or the failure: 429, 5xx, timeout, context_length, error).",
       labelNames: ["route", "target", "outcome"] as const,
     }),
+    guardrailVerdicts: new Counter({
+      name: "gateway_guardrail_verdicts_total",
+      help: "Guardrails' verdicts on calls, by the guardrail's type, the stage (input, output) and the outcome (passed, blocked, redacted, flagged, error). Guardrails' names are the workspaces' and are not labels.",
+      labelNames: ["type", "stage", "outcome"] as const,
+    }),
     tokens: new Counter({
       name: "gateway_tokens_total",
       help: "Tokens of charged calls, by model and direction (input, output).",

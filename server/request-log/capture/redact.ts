@@ -6,7 +6,7 @@ import type { RE2JS } from "re2js";
 export const REDACTED = "[redacted]";
 
 /** Well-known secret shapes; fixed expressions, each linear on any text. */
-const SECRET_SHAPES: RegExp[] = [
+export const SECRET_SHAPES: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic and this gateway's API keys
   /\bBearer\s+[A-Za-z0-9._~+/-]{15,}[A-Za-z0-9_~+/-]=*/gi, // (not the sentence's full stop after it)
   /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key ids
