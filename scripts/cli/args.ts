@@ -111,7 +111,7 @@ call uses the cache when it sends x-gateway-cache: use, or by default once --def
 
 webhook add: alerts POSTed to URL, signed with the secret it prints once (docs/ALERTS.md). Events:
 balance.low (needs --balance-below), spend.threshold (needs --spend-share, e.g. 0.8),
-budget.exceeded, node.down, node.up, video.failed. The URL must be public https (or allowed by
+budget.exceeded, node.down, node.up, video.failed, guardrail.blocked. The URL must be public https (or allowed by
 OUTBOUND_ALLOW).
 
 route: virtual models (docs/ROUTING.md). A route is a JSON file: {"name", "strategy" (weighted,

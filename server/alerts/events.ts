@@ -1,7 +1,7 @@
 // The events a webhook may subscribe to, and the body of a delivery.
 import { z } from "zod";
 
-export const ALERT_EVENTS = ["balance.low", "spend.threshold", "budget.exceeded", "node.down", "node.up", "video.failed"] as const;
+export const ALERT_EVENTS = ["balance.low", "spend.threshold", "budget.exceeded", "node.down", "node.up", "video.failed", "guardrail.blocked"] as const;
 export type AlertType = (typeof ALERT_EVENTS)[number];
 export const ZAlertType = z.enum(ALERT_EVENTS);
 

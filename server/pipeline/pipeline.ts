@@ -138,9 +138,9 @@ export async function runOperation(op: AnyOperation, call: RunningCall, raw: unk
   const guards = op.guarded && call.principal ? (await accessFor(ctx)).guardrails : null;
   if (!guards) return answerOf(op, ctx, input, call);
   const json = input as Record<string, unknown>;
-  const guarded = { requestId: call.requestId, workspaceId: ctx.principal.workspaceId, outcome: call.outcome };
+  const guarded = { requestId: call.requestId, workspaceId: ctx.principal.workspaceId, model: typeof json.model === "string" ? json.model : null, outcome: call.outcome };
   if (await guardInput(guards, op.guarded!, json, guarded)) call.observer?.redacted?.(json);
-  return guardAnswer(guards, await answerOf(op, ctx, input, call), json, guarded);
+  return guardAnswer(guards, await answerOf(op, ctx, input, call), guarded);
 }
 
 /** route, admit, [cache], call: the operation's answer. */

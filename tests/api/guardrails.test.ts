@@ -4,7 +4,6 @@
 // a plan and a key, isolation between workspaces, an outside guard service (signed, redacting; on
 // timeout allowed or blocked as `on_error` says), /v1/messages' error shape, and the verdicts in the
 // request log and Server-Timing.
-import { createServer, type Server } from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifySignature } from "../../server/alerts/signature";
@@ -13,73 +12,27 @@ import { testGuardrail } from "../../server/guardrails/test-guardrail";
 import { createKey } from "../../server/identity/keys/create-key";
 import { createPlan } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
-import { Channel, notify } from "../../server/infra/db/notify";
-import { freePort } from "../../server/infra/net/free-port";
-import { cardToRow } from "../../server/routing/catalog/model-row";
-import { checkAllNodes } from "../../server/routing/nodes/health-check";
-import { addNode, removeNode } from "../../server/routing/nodes/nodes";
-import { chatModelCard } from "../fakes/chat-model-card";
-import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import type { FakeUpstream } from "../fakes/upstream";
+import { askModel, guardedWorkspace, logRow, startGuardFixture, type GuardFixture, type GuardService } from "../guardrail-fixtures";
 import { baseUrl, expectApiError, newWorkspace, raw, until } from "../helpers";
 
 const MODEL = "gr-model";
+let fx: GuardFixture;
 let fake: FakeUpstream;
-let nodeId: string;
-
-/** An outside guard service: answers as `reply` says, after `delayMs`; keeps what it was sent. */
-const service = { delayMs: 0, reply: (_texts: string[]): unknown => ({ verdict: "allow" }), seen: [] as { body: string; signature: string | undefined }[], url: "" };
-let guardServer: Server;
+let service: GuardService & { url: string };
 
 beforeAll(async () => {
-  await db.model.create({ data: cardToRow(chatModelCard(MODEL, { input: "1", output: "2" })) });
-  fake = await startFakeUpstream(MODEL);
-  nodeId = (await addNode({ name: "gr-node", url: fake.url, city: "Madrid", country: "ES" })).node.id;
-  await checkAllNodes();
-  await notify(db, Channel.catalogChanged);
-  await notify(db, Channel.nodesChanged);
-  guardServer = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", async () => {
-      service.seen.push({ body, signature: req.headers["x-gateway-signature"] as string | undefined });
-      if (service.delayMs) await new Promise((r) => setTimeout(r, service.delayMs));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(service.reply((JSON.parse(body) as { texts: string[] }).texts)));
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => guardServer.listen(port, "127.0.0.1", r));
-  service.url = `http://127.0.0.1:${port}/check`;
-  // The gateway learns of the model by notification: wait until it serves it.
-  const { openai } = await newWorkspace("1");
-  await until(() => openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }] }).then(() => true, () => false), (ok) => ok, 5000);
+  fx = await startGuardFixture(MODEL);
+  fake = fx.fake;
+  service = fx.service;
 });
+afterAll(() => fx.close());
 
-afterAll(async () => {
-  await removeNode(nodeId).catch(() => undefined);
-  await db.model.deleteMany({ where: { id: MODEL } });
-  await fake.close();
-  await new Promise((r) => guardServer.close(r));
-});
-
-const ask = (openai: OpenAI, content: string) => openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content }], max_tokens: 50 }).withResponse();
+const ask = (openai: OpenAI, content: string) => askModel(openai, MODEL, content);
 const lastSent = () => JSON.parse(fake.bodies.at(-1)!) as { messages: { content: string }[] };
-
-/** The call's request-log row once written. */
-async function logRow(requestId: string) {
-  const { value } = await until(() => db.requestLog.findFirst({ where: { id: requestId } }), (r) => r !== null, 10_000);
-  return value!;
-}
-
 const usageOf = (workspaceId: string) => db.usageEvent.findMany({ where: { workspaceId } });
-
-/** A workspace with one guardrail attached to it (before its first call: the gateway reads its rules fresh). */
-async function guarded(definition: Record<string, unknown>, credits = "5") {
-  const ws = await newWorkspace(credits);
-  const g = await addGuardrail(ws.workspace.id, definition);
-  await attachGuardrail(ws.workspace.id, String(definition.name), {});
-  return { ...ws, guardrail: g };
-}
+const guarded = guardedWorkspace;
+const checkUrl = () => `${service.url}/check`;
 
 describe("guardrails on input", () => {
   it("pii redact: the node sees [EMAIL] and [CARD], never the values; the verdict is in the log and Server-Timing", async () => {
@@ -206,8 +159,8 @@ describe("guardrails on output", () => {
 describe("an outside guard service", () => {
   it("is sent the texts, signed, and its redaction is what the node sees", async () => {
     service.delayMs = 0;
-    service.reply = (texts) => ({ verdict: "redact", reasons: ["names"], texts: texts.map((t) => t.replace(/Alice/g, "[NAME]")) });
-    const { openai, guardrail } = await guarded({ name: "outside", type: "http", stage: "input", action: "redact", url: service.url, timeout_ms: 2000 });
+    service.reply = (body) => ({ verdict: "redact", reasons: ["names"], texts: (body.texts as string[]).map((t) => t.replace(/Alice/g, "[NAME]")) });
+    const { openai, guardrail } = await guarded({ name: "outside", type: "http", stage: "input", action: "redact", url: checkUrl(), timeout_ms: 2000 });
     expect(guardrail.signing_secret).toMatch(/^grsec_/);
     await ask(openai, "Alice says hi");
     expect(lastSent().messages[0]!.content).toBe("[NAME] says hi");
@@ -220,12 +173,12 @@ describe("an outside guard service", () => {
     service.delayMs = 1500;
     service.reply = () => ({ verdict: "block" });
     try {
-      const allow = await guarded({ name: "slow-allow", type: "http", stage: "input", action: "block", url: service.url, timeout_ms: 200, on_error: "allow" });
+      const allow = await guarded({ name: "slow-allow", type: "http", stage: "input", action: "block", url: checkUrl(), timeout_ms: 200, on_error: "allow" });
       const { data, response } = await ask(allow.openai, "hello");
       expect(data.choices[0]!.message.content).toBe("fake answer");
       const row = await logRow(response.headers.get("x-request-id")!);
       expect(row.guardrails).toEqual([expect.objectContaining({ guardrail: "slow-allow", outcome: "error", blocked: false })]);
-      const block = await guarded({ name: "slow-block", type: "http", stage: "input", action: "block", url: service.url, timeout_ms: 200, on_error: "block" });
+      const block = await guarded({ name: "slow-block", type: "http", stage: "input", action: "block", url: checkUrl(), timeout_ms: 200, on_error: "block" });
       const err = await expectApiError(ask(block.openai, "hello"), 400, null, "guardrail_blocked");
       expect(err.message).toContain("check_failed");
     } finally {

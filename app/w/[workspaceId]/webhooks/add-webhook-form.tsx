@@ -16,6 +16,7 @@ const LABELS: Record<AlertType, string> = {
   "node.down": "a node fails its health check",
   "node.up": "a node is back",
   "video.failed": "a video job fails",
+  "guardrail.blocked": "a guardrail blocks a call",
 };
 
 export function AddWebhookForm({ onCreated }: { onCreated: (created: { url: string; secret: string }) => void }) {
