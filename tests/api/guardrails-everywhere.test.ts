@@ -79,6 +79,24 @@ describe("guardrails everywhere", () => {
     }
   });
 
+  it("the responses API, conversation items and embeddings input are checked and redacted too", async () => {
+    const { openai } = await guardedWorkspace({ name: "r-pii", type: "pii", stage: "input", action: "redact" });
+    await openai.responses.create({ model: MODEL, instructions: "reply to ann@example.com", input: [{ role: "user", content: [{ type: "input_text", text: "and to bob@example.com" }] }] });
+    const sent = fx.fake.bodies.at(-1)!;
+    expect(sent).toContain("reply to [EMAIL]");
+    expect(sent).toContain("and to [EMAIL]");
+    expect(sent).not.toContain("example.com");
+    const conversation = await openai.conversations.create({ items: [{ type: "message", role: "user", content: "call me at +44 20 7946 0958" }] });
+    await openai.conversations.items.create(conversation.id, { items: [{ type: "message", role: "user", content: [{ type: "input_text", text: "or write to cat@example.com" }] }] });
+    const items = JSON.stringify((await openai.conversations.items.list(conversation.id)).data);
+    expect(items).toContain("call me at [PHONE]");
+    expect(items).toContain("or write to [EMAIL]");
+    expect(items).not.toContain("7946");
+    const denied = await guardedWorkspace({ name: "e-deny", type: "deny", stage: "input", action: "block", words: ["forbidden"] });
+    await expectApiError(denied.openai.embeddings.create({ model: "local-embed-ngram", input: ["fine", "a forbidden text"] }), 400, null, "guardrail_blocked");
+    expect((await denied.openai.embeddings.create({ model: "local-embed-ngram", input: "fine" })).data).toHaveLength(1);
+  });
+
   it("the request log's capture keeps the input as redacted", async () => {
     const { openai, workspace } = await guardedWorkspace({ name: "cap-pii", type: "pii", stage: "input", action: "redact" });
     await setCaptureSettings(workspace.id, { enabled: true });

@@ -12,7 +12,9 @@ import { authorizationTypes } from "@x402/evm";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addGuardrail, attachGuardrail, removeGuardrail } from "../../server/guardrails/guardrail-store";
 import { db } from "../../server/infra/db/client";
+import { X402_WORKSPACE_ID } from "../../server/kernel/x402-workspace";
 import { freePort } from "../../server/infra/net/free-port";
 import { money } from "../../server/kernel/money";
 import { startGatewayInstance, type GatewayInstance } from "../instances";
@@ -309,6 +311,26 @@ describe("more of what x402 pays for", () => {
       server.close();
     }
   }, 60_000);
+});
+
+describe("guardrails", () => {
+  it("the x402 workspace's guardrails apply to payers: a blocked input is 400 before anything is asked or paid, an allowed one is served", async () => {
+    await addGuardrail(X402_WORKSPACE_ID, { name: "x402-deny", type: "deny", stage: "input", action: "block", words: ["contraband"] });
+    await attachGuardrail(X402_WORKSPACE_ID, "x402-deny", {});
+    try {
+      const before = await tokenBalance(paid.chain, payer().address);
+      // The instances may hold the workspace's rules from earlier calls: they learn of the change by notification.
+      const { value: err } = await until(() => sdk().chat.completions.create({ model: CHAT, messages: ask("some contraband please"), max_tokens: 8 }).then(() => null, (e: { status: number; code: string }) => e), (e) => e !== null, 2000);
+      expect(err).toMatchObject({ status: 400, code: "guardrail_blocked" });
+      const bare = await fetch(`${b.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: chatBody("contraband") });
+      expect(bare.status).toBe(400);
+      expect(await tokenBalance(paid.chain, payer().address)).toBe(before);
+      const ok = await sdk().chat.completions.create({ model: CHAT, messages: ask("something allowed"), max_tokens: 8 });
+      expect(ok.choices[0]!.message.content).toBeTruthy();
+    } finally {
+      await removeGuardrail(X402_WORKSPACE_ID, "x402-deny");
+    }
+  });
 });
 
 describe("bad payments: 402 with the x402 reason, nothing served, nothing charged", () => {
