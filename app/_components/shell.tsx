@@ -26,6 +26,7 @@ const NAV = [
   { href: "settings", label: "Settings" },
   { href: "webhooks", label: "Webhooks" },
   { href: "routes", label: "Routes" },
+  { href: "guardrails", label: "Guardrails" },
   { href: "audit", label: "Audit log" },
   { href: "network", label: "Network status" },
 ];

@@ -47,7 +47,7 @@ export const ZGuardrailDefinition = z
     words: z.array(z.string().trim().min(1).max(200)).max(5000).optional(),
     /** moderation: a moderation model of the catalog; injection: a classifier model (optional). */
     model: z.string().trim().min(1).max(200).optional(),
-    /** moderation: a category's score at or above which it counts (default: the model's own `flagged`). */
+    /** moderation (and http with the openai-moderation adapter): a category's score at or above which it counts (default: the model's own `flagged`). */
     thresholds: z.record(z.string().min(1).max(100), z.number().min(0).max(1)).optional(),
     /** schema: the JSON Schema the output must be valid JSON against. */
     schema: z.record(z.string(), z.unknown()).optional(),
@@ -77,7 +77,7 @@ export const ZGuardrailDefinition = z
       ["patterns", ["deny"]],
       ["words", ["deny"]],
       ["model", ["moderation", "injection"]],
-      ["thresholds", ["moderation"]],
+      ["thresholds", ["moderation", "http"]],
       ["schema", ["schema"]],
       ["url", ["http"]],
       ["adapter", ["http"]],

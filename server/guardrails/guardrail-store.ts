@@ -70,8 +70,10 @@ type Row = { id: string; scope: string; name: string; definition: unknown; creat
 
 function view(row: Row, workspaceId: string | null): GuardrailView {
   const attached = (row.attachments ?? []).filter((a) => a.workspaceId === scopeOf(workspaceId) || a.workspaceId === GLOBAL_SCOPE);
+  // A definition stored by an older version that no longer parses is shown as stored (it runs as a failing check).
+  const parsed = ZGuardrailDefinition.safeParse(row.definition);
   return {
-    ...ZGuardrailDefinition.parse(row.definition),
+    ...(parsed.success ? parsed.data : (row.definition as GuardrailDefinition)),
     object: "guardrail",
     id: row.id,
     scope: row.scope === GLOBAL_SCOPE ? "global" : "workspace",
@@ -116,17 +118,19 @@ async function visible(tx: Tx, workspaceId: string | null, name: string) {
   return row;
 }
 
-/** The attachment's target, checked to be the workspace's own plan or key. */
-async function targetOf(tx: Tx, workspaceId: string | null, to: AttachTarget): Promise<string> {
+/** The attachment's target, checked to be the workspace's own plan or key (a detach may name one since deleted, by id). */
+async function targetOf(tx: Tx, workspaceId: string | null, to: AttachTarget, detach = false): Promise<string> {
   if (to.plan && to.key) throw errors.invalidRequest("Attach to a plan or to a key, not both.", "plan");
   if (!to.plan && !to.key) return "workspace";
   if (!workspaceId) throw errors.invalidRequest("The operator's attachments are to every workspace; a plan or a key is a workspace's.", to.plan ? "plan" : "key");
   if (to.plan) {
     const plan = await tx.plan.findFirst({ where: { workspaceId, OR: [{ id: to.plan }, { name: to.plan }] }, select: { id: true } });
+    if (!plan && detach) return `plan:${to.plan}`;
     if (!plan) throw errors.notFound(`No plan \`${to.plan}\` in this workspace.`, "plan_not_found", "plan");
     return `plan:${plan.id}`;
   }
   const key = await tx.apiKey.findFirst({ where: { workspaceId, id: to.key }, select: { id: true } });
+  if (!key && detach) return `key:${to.key}`;
   if (!key) throw errors.notFound(`No key \`${to.key}\` in this workspace.`, "key_not_found", "key");
   return `key:${key.id}`;
 }
@@ -135,10 +139,12 @@ async function targetOf(tx: Tx, workspaceId: string | null, to: AttachTarget): P
 export async function attachGuardrail(workspaceId: string | null, name: string, to: AttachTarget, actor?: AuditActor, detach = false): Promise<GuardrailView> {
   const row = await db.$transaction(async (tx) => {
     const g = await visible(tx, workspaceId, name);
-    const target = await targetOf(tx, workspaceId, to);
+    const target = await targetOf(tx, workspaceId, to, detach);
     const key = { guardrailId_workspaceId_target: { guardrailId: g.id, workspaceId: scopeOf(workspaceId), target } };
     if (detach) {
-      const gone = await tx.guardrailAttachment.deleteMany({ where: key.guardrailId_workspaceId_target });
+      // The operator's guardrail of the same name, attached before the workspace's own shadowed it, is detached too.
+      const named = await tx.guardrail.findMany({ where: { name, scope: { in: [scopeOf(workspaceId), GLOBAL_SCOPE] } }, select: { id: true } });
+      const gone = await tx.guardrailAttachment.deleteMany({ where: { guardrailId: { in: named.map((n) => n.id) }, workspaceId: scopeOf(workspaceId), target } });
       if (!gone.count) throw errors.notFound(`\`${name}\` is not attached to ${target === "workspace" ? "the workspace" : target}.`, "attachment_not_found", "name");
     } else {
       await tx.guardrailAttachment.upsert({ where: key, create: key.guardrailId_workspaceId_target, update: {} });
@@ -155,7 +161,9 @@ export async function attachGuardrail(workspaceId: string | null, name: string, 
 export async function listGuardrails(workspaceId: string | null): Promise<GuardrailView[]> {
   const rows = await db.guardrail.findMany({ where: { scope: { in: workspaceId ? [workspaceId, GLOBAL_SCOPE] : [GLOBAL_SCOPE] } }, include: { attachments: true }, orderBy: { name: "asc" } });
   const own = new Set(rows.filter((r) => r.scope !== GLOBAL_SCOPE).map((r) => r.name));
-  return rows.filter((r) => r.scope !== GLOBAL_SCOPE || !own.has(r.name)).map((r) => view(r, workspaceId));
+  // An operator's guardrail the workspace's own shadows is listed still while it is attached here (it runs).
+  const attachedHere = (r: (typeof rows)[number]) => r.attachments.some((a) => a.workspaceId === workspaceId || a.workspaceId === GLOBAL_SCOPE);
+  return rows.filter((r) => r.scope !== GLOBAL_SCOPE || !own.has(r.name) || attachedHere(r)).map((r) => view(r, workspaceId));
 }
 
 /** One guardrail as the workspace sees it, or 404. */

@@ -6,6 +6,7 @@ import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
 import { billingRouter } from "./routers/billing";
 import { cacheRouter } from "./routers/cache";
+import { guardrailsRouter } from "./routers/guardrails";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
 import { nodesRouter } from "./routers/nodes";
@@ -38,6 +39,7 @@ export const appRouter = router({
   audit: auditRouter,
   billing: billingRouter,
   cache: cacheRouter,
+  guardrails: guardrailsRouter,
   keys: keysRouter,
   logs: logsRouter,
   nodes: nodesRouter,
