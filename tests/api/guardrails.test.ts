@@ -156,6 +156,29 @@ describe("guardrails on output", () => {
   });
 });
 
+describe("guardrails on the responses API's stream", () => {
+  it("redacts its text deltas and the events that repeat the text whole", async () => {
+    fake.answer = "Write to zoe.k@example.org for the report, thanks.";
+    fake.pieceChars = 5;
+    try {
+      const { openai } = await guarded({ name: "redact-resp", type: "pii", stage: "output", action: "redact" });
+      const stream = await openai.responses.create({ model: MODEL, input: "hi", stream: true });
+      let deltas = "";
+      let completed = "";
+      for await (const event of stream) {
+        if (event.type === "response.output_text.delta") deltas += event.delta;
+        if (event.type === "response.completed") completed = JSON.stringify(event.response.output);
+      }
+      expect(deltas).toBe("Write to [EMAIL] for the report, thanks.");
+      expect(completed).toContain("Write to [EMAIL] for the report, thanks.");
+      expect(completed).not.toContain("zoe.k@example.org");
+    } finally {
+      fake.answer = undefined;
+      fake.pieceChars = 4;
+    }
+  });
+});
+
 describe("an outside guard service", () => {
   it("is sent the texts, signed, and its redaction is what the node sees", async () => {
     service.delayMs = 0;
