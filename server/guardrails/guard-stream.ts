@@ -135,26 +135,37 @@ export function guardStream(events: AsyncIterable<string>, guards: readonly Comp
         }
       };
 
-      for (;;) {
-        const step = await it.next();
-        if (step.done) break;
-        const text = deltaText(step.value);
-        const start = all.length;
-        if (text) {
-          all += text;
-          textEvents++;
+      // Given up by its reader (a shutdown's cut): the node's stream is given up too. After a
+      // block it is being drained, and after its end there is nothing to give up.
+      let settled = false;
+      try {
+        for (;;) {
+          const step = await it.next();
+          if (step.done) break;
+          const text = deltaText(step.value);
+          const start = all.length;
+          if (text) {
+            all += text;
+            textEvents++;
+          }
+          if (all.length - checkedTo >= CHECK_CHARS || textEvents >= CHECK_EVENTS) await check(false);
+          if (!redacting) {
+            yield step.value;
+            continue;
+          }
+          pending.push({ payload: step.value, start, end: all.length });
+          yield* release(all.length - HOLD);
         }
-        if (all.length - checkedTo >= CHECK_CHARS || textEvents >= CHECK_EVENTS) await check(false);
-        if (!redacting) {
-          yield step.value;
-          continue;
-        }
-        pending.push({ payload: step.value, start, end: all.length });
-        yield* release(all.length - HOLD);
+        settled = true;
+        await check(true);
+        yield* release(Infinity);
+        for (const g of output) if (!told.has(g.name)) say(g, "passed", null);
+      } catch (err) {
+        settled = true; // a block drains the node's stream; the node's own failure ended it
+        throw err;
+      } finally {
+        if (!settled) void it.return?.()?.catch(() => undefined);
       }
-      await check(true);
-      yield* release(Infinity);
-      for (const g of output) if (!told.has(g.name)) say(g, "passed", null);
     },
   };
 }
