@@ -143,6 +143,17 @@ export function parse<O extends Options>(argv: string[], options: O, positionals
   return { values: parsed.values as { [K in keyof O]?: O[K]["type"] extends "boolean" ? boolean : O[K] extends { multiple: true } ? string[] : string } & { json?: boolean }, args: parsed.positionals };
 }
 
+/**
+ * Parses `WORKSPACE_ID|--global <positionals…>` (routes, guardrails: a workspace's own, or the
+ * operator's gateway-wide ones): the workspace (null for --global) and the other positionals.
+ */
+export function parseScoped<O extends Options>(argv: string[], options: O, rest: string[]) {
+  const global = argv.includes("--global");
+  const parsed = parse(argv, { ...options, global: { type: "boolean" } }, global ? rest : ["WORKSPACE_ID", ...rest]);
+  const workspaceId = global ? null : parsed.args.shift()!;
+  return { ...parsed, workspaceId };
+}
+
 export function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === "") throw new UsageError(`--${flag} is required`);
   return value;

@@ -4,18 +4,8 @@ import { readFileSync } from "node:fs";
 import { cliActor } from "../../server/audit/actor";
 import { addGuardrail, attachGuardrail, listGuardrails, removeGuardrail, showGuardrail, type GuardrailView } from "../../server/guardrails/guardrail-store";
 import { testGuardrail } from "../../server/guardrails/test-guardrail";
-import { parse, UsageError, type Command } from "./args";
+import { parseScoped as scoped, UsageError, type Command } from "./args";
 import { requireWorkspace } from "./require-workspace";
-
-type Options = Parameters<typeof parse>[1];
-
-/** Parses `[WORKSPACE_ID|--global] <positionals…>`: the workspace (null for --global) and the rest. */
-function scoped<O extends Options>(argv: string[], options: O, rest: string[]) {
-  const global = argv.includes("--global");
-  const parsed = parse(argv, { ...options, global: { type: "boolean" } }, global ? rest : ["WORKSPACE_ID", ...rest]);
-  const workspaceId = global ? null : parsed.args.shift()!;
-  return { ...parsed, workspaceId };
-}
 
 const where = (workspaceId: string | null) => async () => {
   if (workspaceId) await requireWorkspace(workspaceId);

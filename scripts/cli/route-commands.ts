@@ -3,22 +3,14 @@
 import { readFileSync } from "node:fs";
 import { cliActor } from "../../server/audit/actor";
 import { listRoutes, removeRoute, setRoute, showRoute, type RouteView } from "../../server/routing/routes/route-store";
-import { parse, UsageError, type Command } from "./args";
+import { parseScoped, UsageError, type Command } from "./args";
 import { requireWorkspace } from "./require-workspace";
-
-/** The workspace a command names, or null for --global; exactly one of the two. */
-function scopeArg(args: string[], global: boolean | undefined, what: string): string | null {
-  if (global && args.length) throw new UsageError(`give a workspace id or --global, not both (${what})`);
-  if (!global && !args.length) throw new UsageError(`give a workspace id or --global (${what})`);
-  return global ? null : args[0]!;
-}
 
 const line = (r: RouteView) => `${r.name}  ${r.definition.strategy}  ${r.definition.targets.map((t) => `${t.model}${t.node ? `@${t.node}` : ""}${r.definition.strategy === "weighted" ? `:${t.weight}` : ""}`).join(", ")}${r.scope === "global" ? "  (gateway-wide)" : ""}`;
 
 export const routeCommands: Record<string, Command> = {
   "route set": (argv) => {
-    const { values, args } = parse(argv, { file: { type: "string" }, global: { type: "boolean" } }, []);
-    const workspaceId = scopeArg(args, values.global, "route set");
+    const { values, workspaceId } = parseScoped(argv, { file: { type: "string" } }, []);
     if (!values.file) throw new UsageError("route set needs --file route.json");
     let definition: unknown;
     try {
@@ -33,8 +25,7 @@ export const routeCommands: Record<string, Command> = {
     };
   },
   "route list": (argv) => {
-    const { values, args } = parse(argv, { global: { type: "boolean" } }, []);
-    const workspaceId = scopeArg(args, values.global, "route list");
+    const { values, workspaceId } = parseScoped(argv, {}, []);
     return async () => {
       if (workspaceId) await requireWorkspace(workspaceId);
       const routes = await listRoutes(workspaceId);
@@ -42,10 +33,8 @@ export const routeCommands: Record<string, Command> = {
     };
   },
   "route show": (argv) => {
-    const { values, args } = parse(argv, { global: { type: "boolean" } }, []);
-    const name = args.pop();
-    if (!name) throw new UsageError("route show needs the route's name");
-    const workspaceId = scopeArg(args, values.global, "route show");
+    const { values, args, workspaceId } = parseScoped(argv, {}, ["NAME"]);
+    const name = args[0]!;
     return async () => {
       if (workspaceId) await requireWorkspace(workspaceId);
       const json = await showRoute(workspaceId, name);
@@ -53,10 +42,8 @@ export const routeCommands: Record<string, Command> = {
     };
   },
   "route remove": (argv) => {
-    const { values, args } = parse(argv, { global: { type: "boolean" } }, []);
-    const name = args.pop();
-    if (!name) throw new UsageError("route remove needs the route's name");
-    const workspaceId = scopeArg(args, values.global, "route remove");
+    const { values, args, workspaceId } = parseScoped(argv, {}, ["NAME"]);
+    const name = args[0]!;
     return async () => {
       if (workspaceId) await requireWorkspace(workspaceId);
       await removeRoute(workspaceId, name, cliActor());

@@ -370,7 +370,9 @@ describe("an instance's batch process", () => {
       // Idle for BATCH_PROCESS_IDLE_SECONDS with nothing waiting: it ends, and is not started again.
       const ended = await until(async () => batchProcesses(root), (pids) => pids.length === 0, 30_000);
       expect(ended.value).toEqual([]);
-      expect(instance.output()).toMatch(/idle: no batch to run/);
+      // Its last log line comes through the instance's output pipe a moment after the process is gone.
+      const said = await until(async () => instance.output(), (out) => /idle: no batch to run/.test(out), 5000);
+      expect(said.value).toMatch(/idle: no batch to run/);
       await new Promise((r) => setTimeout(r, 2500));
       expect(batchProcesses(root), "an idle batch process is not replaced").toEqual([]);
     } finally {

@@ -138,6 +138,25 @@ describe("guardrails on output", () => {
     }
   });
 
+  it("/v1/messages: a blocked stream ends with Anthropic's error event", async () => {
+    fake.answer = `${"quiet words here ".repeat(10)}the launch code is 12345 ${"more words ".repeat(10)}`;
+    try {
+      const { secret } = await guarded({ name: "no-codes-m", type: "deny", stage: "output", action: "block", patterns: ["launch code"] });
+      const res = await raw("/v1/messages", { method: "POST", key: secret, headers: { "content-type": "application/json" }, body: JSON.stringify({ model: MODEL, max_tokens: 200, stream: true, messages: [{ role: "user", content: "hi" }] }) });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain("event: error");
+      expect(text).toContain("no-codes-m");
+      expect(text).not.toContain("event: message_stop");
+      // What went out before the error: less than the whole answer, cut within 64 tokens of the match.
+      const deltas = [...text.matchAll(/"text_delta","text":("(?:[^"\\]|\\.)*")/g)].map((m) => JSON.parse(m[1]!) as string).join("");
+      expect(deltas.length).toBeLessThan(fake.answer.length);
+      expect(deltas.length).toBeLessThan(fake.answer.indexOf("launch code") + "launch code".length + 64 * 4);
+    } finally {
+      fake.answer = undefined;
+    }
+  });
+
   it("a stream's PII is redacted even when split over several events", async () => {
     fake.answer = "Contact jane.doe@example.com or +1 (555) 123-4567 for details, please.";
     fake.pieceChars = 3;

@@ -16,6 +16,10 @@ import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import { removeRoute, setRoute } from "../../server/routing/routes/route-store";
 import { chatModelCard } from "../fakes/chat-model-card";
 import { FAKE_USAGE, startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { cli } from "../cli-process";
 import { baseUrl, newWorkspace, until } from "../helpers";
 import { startGatewayInstance } from "../instances";
 import { mintToken } from "../plans-fixtures";
@@ -332,6 +336,22 @@ describe("routes", () => {
     expect(res.headers.get("x-gateway-route")).toBe("impatient");
     expect((await res.json()).error.code).toBe("upstream_rate_limited");
   }, 30_000);
+
+  it("the CLI sets, lists, shows and removes a workspace's route (and refuses one with neither a workspace nor --global)", async () => {
+    const { workspace } = await newWorkspace("1");
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "route-")), "route.json");
+    writeFileSync(file, JSON.stringify({ name: "cli-route", strategy: "fallback", targets: [{ model: A }, { model: B }] }));
+    const set = await cli("route", "set", workspace.id, "--file", file, "--json");
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ scope: "workspace", name: "cli-route" });
+    const list = JSON.parse((await cli("route", "list", workspace.id, "--json")).stdout) as { data: { name: string }[] };
+    expect(list.data.map((r) => r.name)).toContain("cli-route");
+    expect(JSON.parse((await cli("route", "show", workspace.id, "cli-route", "--json")).stdout)).toMatchObject({ definition: { strategy: "fallback" } });
+    expect((await cli("route", "remove", workspace.id, "cli-route", "--json")).code).toBe(0);
+    const bare = await cli("route", "list");
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain("WORKSPACE_ID");
+  });
 });
 
 describe("routes across instances", () => {

@@ -6,7 +6,7 @@ import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { projectRoot } from "../../server/infra/paths";
-import { newWorkspace } from "../helpers";
+import { newWorkspace, until } from "../helpers";
 import { balanceOf, createJob, expectedCost, waitForJob } from "../helpers-video";
 
 type Worker = { proc: ChildProcess; id: string; output: string[] };
@@ -71,9 +71,11 @@ describe("workers in separate processes", () => {
     expect(takers).toContain(a.id);
     expect(takers).toContain(b.id);
 
-    // pg-boss: one queue job per video job, completed on its first attempt.
-    const queue = await db.$queryRaw<{ state: string; retry_count: number }[]>`
+    // pg-boss: one queue job per video job, completed on its first attempt (pg-boss marks a job
+    // completed once its handler returned, a moment after the video job's own row says so).
+    const queueJobs = () => db.$queryRaw<{ state: string; retry_count: number }[]>`
       SELECT state::text, retry_count FROM pgboss.job WHERE name = 'video-render' AND data->>'jobId' = ANY(${rows.map((r) => r.id)})`;
+    const { value: queue } = await until(queueJobs, (q) => q.length === 20 && q.every((j) => j.state !== "active"), 10_000);
     expect(queue).toHaveLength(20);
     for (const q of queue) expect(q).toEqual({ state: "completed", retry_count: 0 });
 
