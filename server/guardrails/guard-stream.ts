@@ -5,7 +5,8 @@
 //   is still read to its end behind it, so what the model produced is billed as the node reports;
 // - flag: recorded, the stream goes on;
 // - redact: the stream's text events are held back by HOLD characters, so that what a guardrail
-//   finds is replaced before any of it goes out (a PII value split over several events included).
+//   finds is replaced before any of it goes out (a PII value split over several events included):
+//   only text a check saw with HOLD characters after it is released, 128 to 256 characters behind.
 //   A service that rewrites the text itself (the http guardrail's `texts`) cannot be placed in a
 //   stream: its redaction ends the stream as a block does.
 import type { GuardrailVerdict } from "../kernel/call-outcome";
@@ -34,6 +35,23 @@ function drain(it: AsyncIterator<string>): void {
       // the stream's own failure: it ends unbilled, as any failed stream
     }
   })();
+}
+
+/**
+ * Adds what a check found to the redactions, sorted by start. A finding that overlaps one found
+ * before (the same value seen whole now, e.g. an address whose end had not arrived) is merged
+ * into it: what a value's first part looked like must not leave its rest unreplaced.
+ */
+function addRedaction(redactions: Redaction[], r: Redaction): void {
+  const overlapping = redactions.filter((x) => x.start < r.end && r.start < x.end);
+  if (overlapping.length) {
+    const longest = [r, ...overlapping].reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
+    const merged = { start: Math.min(r.start, ...overlapping.map((x) => x.start)), end: Math.max(r.end, ...overlapping.map((x) => x.end)), replacement: longest.replacement };
+    for (const x of overlapping) redactions.splice(redactions.indexOf(x), 1);
+    r = merged;
+  }
+  redactions.push(r);
+  redactions.sort((a, b) => a.start - b.start);
 }
 
 /** The payload's text with the redactions that touch [start, end) applied. */
@@ -111,12 +129,7 @@ export function guardStream(events: AsyncIterable<string>, guards: readonly Comp
           if (g.action === "block") throw block(g, found[0]!.rule);
           if (g.action === "redact") {
             if (result.replaced) throw block(g, found[0]!.rule);
-            for (const f of found) {
-              if (f.replacement === undefined) continue;
-              const r = { start: from + f.start, end: from + f.end, replacement: f.replacement };
-              if (!redactions.some((x) => x.start < r.end && r.start < x.end)) redactions.push(r);
-            }
-            redactions.sort((a, b) => a.start - b.start);
+            for (const f of found) if (f.replacement !== undefined) addRedaction(redactions, { start: from + f.start, end: from + f.end, replacement: f.replacement });
           }
           if (!told.has(g.name)) say(g, g.action === "redact" ? "redacted" : "flagged", found[0]!.rule);
         }
@@ -154,7 +167,8 @@ export function guardStream(events: AsyncIterable<string>, guards: readonly Comp
             continue;
           }
           pending.push({ payload: step.value, start, end: all.length });
-          yield* release(all.length - HOLD);
+          // Only text checked with HOLD characters after it goes out: a value cut by the window's end is whole by then.
+          yield* release(checkedTo - HOLD);
         }
         settled = true;
         await check(true);
