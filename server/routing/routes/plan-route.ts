@@ -104,11 +104,12 @@ function strategyOrder(def: RouteDefinition, pc: PlanContext, random: () => numb
         return p === null ? Number.POSITIVE_INFINITY : p.toNumber(); // an ordering only: the bill is exact
       }, random);
     case "least-latency": {
-      // A target never measured goes first (so every target gets measured); then, but for an
-      // exploration share of the calls, the fastest first.
+      // A target measured fewer than MIN_SAMPLES times goes first (so every target gets measured,
+      // and a first measurement on a cold process, its connection and code still to warm up, does
+      // not decide alone); then, but for an exploration share of the calls, the fastest first.
       const byLatency = sortBy(targets, (t) => {
         const l = latencyOf(targetKey(t.model, t.node));
-        return l.samples === 0 ? -1 : l.ms;
+        return l.samples < MIN_SAMPLES ? -1 : l.ms;
       }, random);
       if (targets.length > 1 && random() < def.exploration) {
         const pick = 1 + Math.floor(random() * (byLatency.length - 1));
@@ -119,6 +120,9 @@ function strategyOrder(def: RouteDefinition, pc: PlanContext, random: () => numb
   }
 }
 
+
+/** The measurements a target needs before the least-latency strategy ranks it by them. */
+const MIN_SAMPLES = 3;
 /** Ascending by `score`, ties in random order. */
 function sortBy(targets: RouteTarget[], score: (t: RouteTarget) => number, random: () => number): RouteTarget[] {
   return targets
