@@ -97,7 +97,8 @@ describe("routes", () => {
     reset();
     const { workspace, openai } = await newWorkspace("20");
     await routeSet(workspace.id, openai, { name: "fastest", strategy: "least-latency", targets: [{ model: A }, { model: B }] });
-    fakes[A]!.delayMs = 60;
+    // 250 ms against a few: far more than what a loaded machine adds to either's measured time.
+    fakes[A]!.delayMs = 250;
     let before = calls();
     await many(200, 4, (i) => ask(openai, "fastest", `l${i}`));
     let d = delta(before);
@@ -106,7 +107,7 @@ describe("routes", () => {
     // the gateway's processes keeps its own estimates and sees 5 % of its calls explore, so 300
     // calls give each a dozen samples of the recovered target, also on a loaded machine.
     fakes[A]!.delayMs = 0;
-    fakes[B]!.delayMs = 60;
+    fakes[B]!.delayMs = 250;
     await many(300, 4, (i) => ask(openai, "fastest", `m${i}`));
     before = calls();
     await many(100, 4, (i) => ask(openai, "fastest", `n${i}`));

@@ -6,7 +6,7 @@
 import type { Money } from "../../kernel/money";
 import type { ConditionFacts } from "./route-conditions";
 import { routeIn, type LoadedRoute } from "./route-cache";
-import { coolingUntil, inFlightOf, latencyOf, remeasuring, targetKey } from "./target-stats";
+import { coolingUntil, inFlightOf, latencyOf, targetKey } from "./target-stats";
 import type { RouteDefinition, RouteTarget } from "./route-schema";
 
 /** One target to try: a catalog model, perhaps pinned to a node, with its timeouts. */
@@ -111,15 +111,6 @@ function strategyOrder(def: RouteDefinition, pc: PlanContext, random: () => numb
         const l = latencyOf(targetKey(t.model, t.node));
         return l.samples < MIN_SAMPLES ? -1 : l.ms;
       }, random);
-      // A target not measured for REMEASURE_MS is tried once more, whatever the call rate: a slow
-      // target that recovered is noticed within that time, not only through the exploration share.
-      const now = Date.now();
-      const stale = byLatency.findIndex((t, i) => i > 0 && now - latencyOf(targetKey(t.model, t.node)).sampledAt > REMEASURE_MS);
-      if (stale > 0) {
-        const t = byLatency[stale]!;
-        remeasuring(targetKey(t.model, t.node), now);
-        return [t, ...byLatency.filter((_, i) => i !== stale)];
-      }
       if (targets.length > 1 && random() < def.exploration) {
         const pick = 1 + Math.floor(random() * (byLatency.length - 1));
         return [byLatency[pick]!, ...byLatency.filter((_, i) => i !== pick)];
@@ -132,9 +123,6 @@ function strategyOrder(def: RouteDefinition, pc: PlanContext, random: () => numb
 
 /** The measurements a target needs before the least-latency strategy ranks it by them. */
 const MIN_SAMPLES = 3;
-
-/** How long a target goes unmeasured before least-latency sends it one call to measure it again. */
-const REMEASURE_MS = 1000;
 /** Ascending by `score`, ties in random order. */
 function sortBy(targets: RouteTarget[], score: (t: RouteTarget) => number, random: () => number): RouteTarget[] {
   return targets

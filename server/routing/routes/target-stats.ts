@@ -14,28 +14,22 @@ const log = logFor("routing");
 /** Weight of the newest sample in the moving estimate of a target's time to first byte. */
 const ALPHA = 0.3;
 
-/** `sampledAt`: when the target was last measured, or last sent a call to be measured again (ms). */
-type Stats = { latencyMs: number; samples: number; sampledAt: number; inFlight: number; coolUntil: number };
+type Stats = { latencyMs: number; samples: number; inFlight: number; coolUntil: number };
 
 const stats = boundedLru<string, Stats>(10_000);
 
 function statsOf(key: string): Stats {
   let s = stats.get(key);
-  if (!s) stats.set(key, (s = { latencyMs: 0, samples: 0, sampledAt: 0, inFlight: 0, coolUntil: 0 }));
+  if (!s) stats.set(key, (s = { latencyMs: 0, samples: 0, inFlight: 0, coolUntil: 0 }));
   return s;
 }
 
 /** A target's key: its model, and its node when pinned. */
 export const targetKey = (model: string, node: string | undefined) => (node ? `${model}@${node}` : model);
 
-export function latencyOf(key: string): { ms: number; samples: number; sampledAt: number } {
+export function latencyOf(key: string): { ms: number; samples: number } {
   const s = stats.get(key);
-  return { ms: s?.latencyMs ?? 0, samples: s?.samples ?? 0, sampledAt: s?.sampledAt ?? 0 };
-}
-
-/** A call is on its way to measure the target again: no other is sent for that reason before it is (or the interval passes). */
-export function remeasuring(key: string, now: number): void {
-  statsOf(key).sampledAt = now;
+  return { ms: s?.latencyMs ?? 0, samples: s?.samples ?? 0 };
 }
 
 export const inFlightOf = (key: string) => stats.get(key)?.inFlight ?? 0;
@@ -59,7 +53,6 @@ export function recordLatency(key: string, ms: number): void {
   const s = statsOf(key);
   s.latencyMs = s.samples === 0 ? ms : s.latencyMs + ALPHA * (ms - s.latencyMs);
   s.samples++;
-  s.sampledAt = Date.now();
 }
 
 function noteCoolDown(key: string, until: number): void {
