@@ -104,8 +104,8 @@ describe("routes", () => {
     let d = delta(before);
     expect(d[B]! / 200, `the fast target got ${d[B]} of 200`).toBeGreaterThanOrEqual(0.9);
     // The fast one slows down and the slow one recovers: the exploration share notices. Each of
-    // the gateway's processes keeps its own estimates and sees 5 % of its calls explore, so 300
-    // calls give each a dozen samples of the recovered target, also on a loaded machine.
+    // the gateway's processes keeps its own estimates and explores 5 % of its calls, so 300 calls
+    // give each about seven samples of the recovered target (three bring its estimate below the other's).
     fakes[A]!.delayMs = 0;
     fakes[B]!.delayMs = 250;
     await many(300, 4, (i) => ask(openai, "fastest", `m${i}`));
