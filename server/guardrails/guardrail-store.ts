@@ -111,7 +111,7 @@ export async function addGuardrail(workspaceId: string | null, input: unknown, a
 }
 
 /** The guardrail a workspace's name means: its own, else the operator's; 404 otherwise. */
-async function visible(tx: Tx, workspaceId: string | null, name: string) {
+export async function visible(tx: Tx | typeof db, workspaceId: string | null, name: string) {
   const rows = await tx.guardrail.findMany({ where: { name, scope: { in: workspaceId ? [workspaceId, GLOBAL_SCOPE] : [GLOBAL_SCOPE] } } });
   const row = rows.find((r) => r.scope !== GLOBAL_SCOPE) ?? rows[0];
   if (!row) throw errors.notFound(`No guardrail named \`${name}\`.`, "guardrail_not_found", "name");
@@ -168,7 +168,7 @@ export async function listGuardrails(workspaceId: string | null): Promise<Guardr
 
 /** One guardrail as the workspace sees it, or 404. */
 export async function showGuardrail(workspaceId: string | null, name: string): Promise<GuardrailView> {
-  const row = await visible(db as unknown as Tx, workspaceId, name);
+  const row = await visible(db, workspaceId, name);
   return view(await db.guardrail.findUniqueOrThrow({ where: { id: row.id }, include: { attachments: true } }), workspaceId);
 }
 

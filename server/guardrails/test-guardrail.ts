@@ -2,18 +2,15 @@
 // only outputs), without calling a model: the verdict, the rule, and the text as redacted.
 import type { GuardrailVerdict } from "../kernel/call-outcome";
 import { db } from "../infra/db/client";
-import { errors, GatewayError } from "../kernel/errors";
+import { GatewayError } from "../kernel/errors";
 import { compiledGuardrail } from "./compile";
-import { GLOBAL_SCOPE } from "./guardrail-store";
+import { GLOBAL_SCOPE, visible } from "./guardrail-store";
 import { runGuardrails } from "./run-guardrails";
 
 export type GuardrailTest = { guardrail: string; stage: "input" | "output"; verdict: GuardrailVerdict["outcome"]; rule: string | null; text: string; ms: number; error?: string; message?: string };
 
 export async function testGuardrail(workspaceId: string | null, name: string, text: string): Promise<GuardrailTest> {
-  const rows = await db.guardrail.findMany({ where: { name, scope: { in: workspaceId ? [workspaceId, GLOBAL_SCOPE] : [GLOBAL_SCOPE] } } });
-  const row = rows.find((r) => r.scope !== GLOBAL_SCOPE) ?? rows[0];
-  if (!row) throw errors.notFound(`No guardrail named \`${name}\`.`, "guardrail_not_found", "name");
-  const g = compiledGuardrail(row);
+  const g = compiledGuardrail(await visible(db, workspaceId, name));
   const stage = g.input ? "input" : "output";
   const verdicts: GuardrailVerdict[] = [];
   let out = text;
