@@ -8,6 +8,7 @@ import { guardrailCommands } from "./cli/guardrail-commands";
 import { issuerCommands } from "./cli/issuer-commands";
 import { keyCommands } from "./cli/key-commands";
 import { logCommands } from "./cli/log-commands";
+import { mcpCommands } from "./cli/mcp-commands";
 import { nodeCommands } from "./cli/node-commands";
 import { print } from "./cli/output";
 import { planCommands } from "./cli/plan-commands";
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, Command> = {
   ...cacheCommands,
   ...routeCommands,
   ...guardrailCommands,
+  ...mcpCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

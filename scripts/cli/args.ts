@@ -60,6 +60,14 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   guardrail show WORKSPACE_ID|--global NAME [--json]
   guardrail remove WORKSPACE_ID|--global NAME [--json]
   guardrail test WORKSPACE_ID|--global NAME --text TEXT [--json]   (the verdict, no model called)
+  mcp add WORKSPACE_ID|--global --name N --url URL [--transport streamable_http|sse]
+          [--header 'Name: value' ...] [--oauth-token-url URL --client-id ID --client-secret S
+          [--scope SCOPE]] [--price-per-call USD] [--description TEXT] [--json]   (add, or replace)
+  mcp list WORKSPACE_ID|--global [--refresh] [--json]   (servers, their tools, health)
+  mcp show WORKSPACE_ID|--global SERVER [--refresh] [--json]
+  mcp remove WORKSPACE_ID|--global SERVER [--json]
+  mcp price WORKSPACE_ID|--global SERVER TOOL --per-call USD|--clear [--json]
+  mcp adhoc WORKSPACE_ID on|off [--json]   (whether callers may use unregistered servers)
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
@@ -122,6 +130,12 @@ sees (a workspace's own route of the same name takes its place).
 
 guardrail: checks on calls' input and output (docs/GUARDRAILS.md). All attached to the workspace,
 the caller's plan and its key run, the gateway-wide ones (attached with --global) first.
+
+mcp: tool servers offered at /mcp as <server>__<tool> (docs/MCP.md). A server is listed when added
+(one that does not answer is added as down); --refresh lists each again. --global: the operator's
+servers, which every workspace has and none can change. A workspace's server may not take the name
+of a gateway-wide one, nor the reverse. --per-call is USD per call of one tool (--clear: the
+server's --price-per-call again).
 
 user promote makes a signed-up user a gateway operator (nodes, credits, install settings); user
 demote takes it back (users named in OPERATOR_EMAILS stay operators).`;

@@ -31,6 +31,11 @@ export const AUDIT_ACTIONS = {
   "guardrail.attach": "A guardrail was attached to the workspace, a plan or a key (`attached_to`: which).",
   "guardrail.detach": "A guardrail was detached from the workspace, a plan or a key.",
   "guardrail.remove": "A guardrail was removed, with its attachments: its definition.",
+  "mcp_server.add": "An MCP server was registered: name, url, transport, auth_kind, price_per_call, description, auth as [secret] (a gateway-wide one has no workspace).",
+  "mcp_server.update": "An MCP server was registered again under its name: the fields that changed, auth as [secret].",
+  "mcp_server.remove": "An MCP server was removed: its fields before.",
+  "mcp_server.price": "A price per call of an MCP server's tool was set or cleared: tool_prices.<tool>.",
+  "workspace.mcp_adhoc": "Whether the workspace's callers may use MCP servers it has not registered changed: mcp_adhoc_servers.",
   "settings.credits_help": "(gateway-wide) The text about getting credits changed: text.",
   // The workspace's webhooks (the signing secret as [secret], never its value) and its capture of
   // request and answer bodies.
