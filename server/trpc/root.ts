@@ -9,6 +9,7 @@ import { cacheRouter } from "./routers/cache";
 import { guardrailsRouter } from "./routers/guardrails";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
+import { mcpRouter } from "./routers/mcp";
 import { nodesRouter } from "./routers/nodes";
 import { plansRouter } from "./routers/plans";
 import { playgroundRouter } from "./routers/playground";
@@ -42,6 +43,7 @@ export const appRouter = router({
   guardrails: guardrailsRouter,
   keys: keysRouter,
   logs: logsRouter,
+  mcp: mcpRouter,
   nodes: nodesRouter,
   plans: plansRouter,
   playground: playgroundRouter,
