@@ -14,11 +14,12 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   workspace list [--json]
   workspace limits WORKSPACE_ID [--rpm N|none] [--tpm N|none] [--concurrency N|none] [--json]
   credits add WORKSPACE_ID USD [--note TEXT] [--json]
-  key create WORKSPACE_ID [--name NAME] [--expires ISO_DATE] [--plan PLAN_ID] [--permissions GROUP,...] [--models MODEL,...] [--json]
+  key create WORKSPACE_ID [--name NAME] [--expires ISO_DATE] [--plan PLAN_ID] [--permissions GROUP,...] [--models MODEL,...]
+             [--tools PATTERN,...] [--json]
   key list WORKSPACE_ID [--json]
   key revoke KEY_ID [--json]
   key set-plan WORKSPACE_ID KEY_ID PLAN_ID|none [--json]
-  plan create WORKSPACE_ID --name NAME [--models A,B] [--rpm N] [--tpm N] [--concurrency N]
+  plan create WORKSPACE_ID --name NAME [--models A,B] [--tools PATTERN,...] [--rpm N] [--tpm N] [--concurrency N]
               [--daily-cap USD] [--monthly-cap USD] [--max-ttl SECONDS] [--region CC] [--json]
   plan list WORKSPACE_ID [--json]
   plan update WORKSPACE_ID PLAN_ID [the flags of plan create] [--json]
@@ -85,12 +86,17 @@ DATABASE_URL when set, otherwise the embedded one under DATA_DIR.
 Plans: --rpm, --tpm and --concurrency are whole numbers above zero, per subject (per key for
 keys on the plan); --daily-cap and --monthly-cap are USD per subject per UTC day and month;
 "none" clears a limit or a cap (on plan update; a new plan has none unless given). --models is a
-comma-separated list of model ids ("" on plan update: every model, the default). --max-ttl is
-the longest session token lifetime in seconds (60 to 2592000, default 3600). --region is where
-the plan's callers are, a country code (routes that prefer the caller's region use it; "none"
-clears it). plan update changes
-only the flags given. session list shows sessions alive now; --all also expired and revoked ones
+comma-separated list of model ids ("" on plan update: every model, the default); --tools likewise
+of MCP tool patterns (see Keys). --max-ttl is the longest session token lifetime in seconds (60
+to 2592000, default 3600). --region is where the plan's callers are, a country code (routes that
+prefer the caller's region use it; "none" clears it). plan update changes only the flags given. session list shows sessions alive now; --all also expired and revoked ones
 (newest first, --limit of them, default 100).
+
+Keys: without --permissions, --models or --tools a key may call everything its plan allows.
+--permissions is a comma-separated list of operation groups (models, text, embeddings, audio,
+images, videos, sessions, files, batches, mcp, fine_tuning); --models of model ids; --tools of
+patterns of the MCP tools the key may use, named <server>__<tool> with * for any run of
+characters (e.g. 'github__*,search__web,*__read_file'; * alone is every tool).
 
 workspace limits sets the defaults every key and subject of the workspace gets where its plan
 sets none; a flag not given leaves that default as it is, "none" removes it, and with no flag

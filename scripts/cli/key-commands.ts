@@ -19,6 +19,7 @@ export const keyRows = (keys: KeyView[]) =>
     plan: k.planId,
     permissions: k.permissions?.join(",") ?? "all",
     models: k.models?.join(",") ?? "all",
+    tools: k.tools?.join(",") ?? "all",
     created: k.createdAt,
     lastUsed: k.lastUsedAt,
     expires: k.expiresAt,
@@ -29,23 +30,24 @@ export const keyCommands: Record<string, Command> = {
   "key create": (argv) => {
     const { values, args } = parse(
       argv,
-      { name: { type: "string" }, expires: { type: "string" }, plan: { type: "string" }, permissions: { type: "string" }, models: { type: "string" } },
+      { name: { type: "string" }, expires: { type: "string" }, plan: { type: "string" }, permissions: { type: "string" }, models: { type: "string" }, tools: { type: "string" } },
       ["WORKSPACE_ID"],
     );
     const expiresAt = values.expires ? new Date(values.expires) : undefined;
     if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires must be an ISO date");
     if (values.plan === "") throw new UsageError("--plan needs a plan id");
-    // Without --permissions (or --models) the key may call every operation (or model); the
-    // schema refuses an unknown permission, naming the flag, before the database is touched.
+    // Without --permissions (or --models, --tools) the key may call every operation (model, tool);
+    // the schema refuses an unknown permission or a bad tool pattern, naming the flag, before the
+    // database is touched.
     const input = checked(
       ZCreateKeyInput,
-      { workspaceId: args[0]!, name: values.name, expiresAt, planId: values.plan, permissions: list(values.permissions) as KeyPermission[] | undefined, models: list(values.models) },
-      { permissions: "permissions", models: "models", name: "name" },
+      { workspaceId: args[0]!, name: values.name, expiresAt, planId: values.plan, permissions: list(values.permissions) as KeyPermission[] | undefined, models: list(values.models), tools: list(values.tools) },
+      { permissions: "permissions", models: "models", tools: "tools", name: "name" },
     );
     return async () => {
       const { key, secret } = await db.$transaction((tx) => createKey(tx, input, cliActor()));
       const plan = key.planId ? ` on plan ${key.planId}` : "";
-      const may = `permissions: ${key.permissions?.join(", ") ?? "all"}; models: ${key.models?.join(", ") ?? "all"}`;
+      const may = `permissions: ${key.permissions?.join(", ") ?? "all"}; models: ${key.models?.join(", ") ?? "all"}; tools: ${key.tools?.join(", ") ?? "all"}`;
       return { json: { key, apiKey: secret }, text: `Created key ${key.id} (${key.name})${plan}, ${may}.\nAPI key (shown only once): ${secret}`, asJson: values.json };
     };
   },

@@ -9,6 +9,7 @@ import { requireWorkspace } from "./require-workspace";
 const PLAN_FLAGS = {
   name: { type: "string" },
   models: { type: "string" },
+  tools: { type: "string" },
   rpm: { type: "string" },
   tpm: { type: "string" },
   concurrency: { type: "string" },
@@ -22,6 +23,7 @@ const PLAN_FLAGS = {
 const FLAG_OF: Record<string, string> = {
   name: "name",
   models: "models",
+  tools: "tools",
   rpm: "rpm",
   tpm: "tpm",
   concurrency: "concurrency",
@@ -38,6 +40,7 @@ function planFields(v: PlanFlagValues) {
   return {
     name: v.name,
     models: list(v.models),
+    tools: list(v.tools),
     rpm: limit(v.rpm, "rpm"),
     tpm: limit(v.tpm, "tpm"),
     concurrency: limit(v.concurrency, "concurrency"),
@@ -56,6 +59,7 @@ const planRows = (plans: PlanView[]) =>
     id: p.id,
     name: p.name,
     models: p.models.join(",") || "all",
+    tools: p.tools.join(",") || "all",
     rpm: p.rpm,
     tpm: p.tpm,
     concurrency: p.concurrency,

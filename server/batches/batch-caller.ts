@@ -30,15 +30,15 @@ export function storedCaller(p: Principal): Prisma.InputJsonValue {
 export async function batchPrincipal(workspaceId: string, stored: unknown): Promise<Principal | GatewayError> {
   const c = stored as StoredCaller;
   if (c.kind === "session") {
-    return { kind: "session", workspaceId, keyId: null, planId: c.planId, subject: c.subject, sessionId: c.sessionId, spendCap: c.spendCap, grant: grantOf(c.permissions, c.models) };
+    return { kind: "session", workspaceId, keyId: null, planId: c.planId, subject: c.subject, sessionId: c.sessionId, spendCap: c.spendCap, grant: grantOf(c.permissions, c.models, null) };
   }
   if (c.kind === "user") return { kind: "user", workspaceId, keyId: null, userId: c.userId, role: c.role as Extract<Principal, { kind: "user" }>["role"] };
   const key = await db.apiKey.findFirst({
     where: { id: c.keyId, workspaceId },
-    select: { revokedAt: true, expiresAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true },
+    select: { revokedAt: true, expiresAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, tools: true },
   });
   if (!key || key.revokedAt) return errors.invalidApiKey("The API key that created this batch has been revoked.");
   if (key.expiresAt && key.expiresAt <= new Date()) return errors.invalidApiKey("The API key that created this batch has expired.");
   if (key.spendLimit !== null && money(key.spent.toString()).gte(key.spendLimit.toString())) return errors.keySpendLimitReached();
-  return { kind: "api_key", workspaceId, keyId: c.keyId, planId: key.planId, grant: grantOf(key.permissions, key.models) ?? undefined };
+  return { kind: "api_key", workspaceId, keyId: c.keyId, planId: key.planId, grant: grantOf(key.permissions, key.models, key.tools) ?? undefined };
 }

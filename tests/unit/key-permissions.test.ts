@@ -12,10 +12,11 @@ import { GatewayError } from "../../server/kernel/errors";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const planRule = (id: string, models: string[] | null): PlanRule => ({
+const planRule = (id: string, models: string[] | null, tools: string[] | null = null): PlanRule => ({
   id,
   name: id,
   models: models && new Set(models),
+  tools,
   region: null,
   dailyCap: null,
   monthlyCap: null,
@@ -55,14 +56,24 @@ describe("permission groups", () => {
   });
 
   it("empty or null stored lists mean no restriction; a grant checks its groups only", () => {
-    expect(grantOf([], [])).toBeNull();
-    expect(grantOf(null, null)).toBeNull();
-    const grant = grantOf(["text"], []);
+    expect(grantOf([], [], null)).toBeNull();
+    expect(grantOf(null, null, null)).toBeNull();
+    const grant = grantOf(["text"], [], null);
     expect(grant?.models).toBeNull();
     expect(codeOf(() => assertPermitted({ kind: "api_key", grant }, "text", "POST", "/v1/chat/completions"))).toBeNull();
     expect(codeOf(() => assertPermitted({ kind: "api_key", grant }, "embeddings", "POST", "/v1/embeddings"))).toBe("insufficient_permissions");
     expect(codeOf(() => assertPermitted({ kind: "api_key" }, "embeddings", "POST", "/v1/embeddings"))).toBeNull();
     expect(codeOf(() => assertPermitted({ kind: "api_key", grant }, null, "GET", "/health"))).toBeNull();
+  });
+
+  it("a grant keeps its tool patterns (empty: every tool), and `mcp` is a group of its own", () => {
+    expect(grantOf([], [], [])).toBeNull();
+    expect(grantOf([], [], ["github__*"])).toEqual({ permissions: null, models: null, tools: ["github__*"] });
+    const grant = grantOf(["mcp"], [], null);
+    expect(grant?.tools).toBeNull();
+    expect(codeOf(() => assertPermitted({ kind: "api_key", grant }, "mcp", "POST", "/mcp"))).toBeNull();
+    expect(codeOf(() => assertPermitted({ kind: "api_key", grant }, "text", "POST", "/v1/responses"))).toBe("insufficient_permissions");
+    expect(KEY_PERMISSIONS.indexOf("mcp")).toBe(KEY_PERMISSIONS.indexOf("batches") + 1);
   });
 });
 
@@ -79,16 +90,29 @@ describe("minting rules", () => {
   });
 
   it("a key limited to some models mints only for a plan within them; an unrestricted key for any", () => {
-    const chatKey = { workspaceId: "ws", keyId: "key", grant: grantOf([], ["chat"]) };
+    const chatKey = { workspaceId: "ws", keyId: "key", grant: grantOf([], ["chat"], null) };
     expect(codeOf(() => assertMayMintFor(chatKey, chat))).toBeNull();
     expect(codeOf(() => assertMayMintFor(chatKey, every))).toBe("plan_not_allowed");
     expect(codeOf(() => assertMayMintFor(chatKey, both))).toBe("plan_not_allowed");
     for (const plan of [chat, every, both]) expect(codeOf(() => assertMayMintFor({ workspaceId: "ws", keyId: "key" }, plan))).toBeNull();
   });
 
+  it("a key limited to some tools mints only for a plan whose tool patterns lie within the key's", () => {
+    const githubKey = { workspaceId: "ws", keyId: "key", grant: grantOf(["mcp", "sessions"], [], ["github__*", "search__web"]) };
+    for (const tools of [["github__get_issue"], ["github__list*"], ["search__web", "github__*"]]) {
+      expect(codeOf(() => assertMayMintFor(githubKey, planRule("p", null, tools))), tools.join()).toBeNull();
+    }
+    for (const tools of [null, ["*"], ["*__get_issue"], ["search__*"], ["github__*", "slack__post"]]) {
+      expect(codeOf(() => assertMayMintFor(githubKey, planRule("p", null, tools))), String(tools)).toBe("plan_not_allowed");
+    }
+    // Its tokens lack `mcp` when the key does, so its tool patterns do not narrow the plans it mints for.
+    const noMcp = { workspaceId: "ws", keyId: "key", grant: grantOf(["sessions", "text"], [], ["github__*"]) };
+    expect(codeOf(() => assertMayMintFor(noMcp, planRule("p", null, null)))).toBeNull();
+  });
+
   it("a token carries a restricted key's groups less sessions, and nothing for an unrestricted key", () => {
-    expect(tokenPermissions({ workspaceId: "ws", keyId: "k", grant: grantOf(["sessions", "text", "models"], []) })).toEqual(["models", "text"]);
-    expect(tokenPermissions({ workspaceId: "ws", keyId: "k", grant: grantOf([], ["chat"]) })).toBeNull();
+    expect(tokenPermissions({ workspaceId: "ws", keyId: "k", grant: grantOf(["sessions", "text", "models"], [], null) })).toEqual(["models", "text"]);
+    expect(tokenPermissions({ workspaceId: "ws", keyId: "k", grant: grantOf([], ["chat"], null) })).toBeNull();
     expect(tokenPermissions({ workspaceId: "ws", keyId: "k" })).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ export const ZCreateKeyInput = z.object({
   /** A plan of the workspace whose limits and caps apply to the key. */
   planId: z.string().min(1).optional(),
   createdById: z.string().optional(),
-  /** Absent: every operation group and every model (permissions.ts). */
+  /** Absent: every operation group, every model and every tool (permissions.ts). */
   ...ZKeyRestrictions.shape,
 });
 export type CreateKeyInput = z.input<typeof ZCreateKeyInput>;
@@ -52,11 +52,12 @@ export async function createKey(tx: Tx, input: CreateKeyInput, actor?: AuditActo
       planId: data.planId ?? null,
       permissions: data.permissions ?? [],
       models: data.models ?? [],
+      tools: data.tools ?? [],
     },
     include: KEY_CREATOR,
   });
-  const created = { name: row.name, plan: row.planId, spend_limit: row.spendLimit, expires_at: row.expiresAt, permissions: row.permissions, models: row.models };
-  const changes = diff(null, created, ["name", "plan", "spend_limit", "expires_at", "permissions", "models"]);
+  const created = { name: row.name, plan: row.planId, spend_limit: row.spendLimit, expires_at: row.expiresAt, permissions: row.permissions, models: row.models, tools: row.tools };
+  const changes = diff(null, created, ["name", "plan", "spend_limit", "expires_at", "permissions", "models", "tools"]);
   await recordAudit(tx, { workspaceId: row.workspaceId, actor, action: "key.create", target: { type: "key", id: row.id }, changes });
   return { key: toKeyView(row), secret };
 }

@@ -23,6 +23,8 @@ export const ZKeyView = z.object({
   permissions: z.array(z.enum(KEY_PERMISSIONS)).nullable(),
   /** The models the key may call, within its plan's; null: every model. */
   models: z.array(z.string()).nullable(),
+  /** Patterns of the MCP tools the key may use (`github__*`), within its plan's; null: every tool. */
+  tools: z.array(z.string()).nullable(),
   /** Whether the key's calls keep their bodies in the request log: true, false, or null (the workspace's setting). */
   capture: z.boolean().nullable(),
 });
@@ -45,6 +47,7 @@ type KeyRow = {
   planId: string | null;
   permissions: string[] | null;
   models: string[] | null;
+  tools: string[] | null;
   captureBodies?: boolean | null;
   createdBy?: { name: string | null; email: string | null } | null;
 };
@@ -70,6 +73,7 @@ export function toKeyView(row: KeyRow): KeyView {
     // Stored empty (or null, for rows older than the columns' default) means unrestricted.
     permissions: row.permissions?.length ? KEY_PERMISSIONS.filter((p) => row.permissions!.includes(p)) : null,
     models: row.models?.length ? row.models : null,
+    tools: row.tools?.length ? row.tools : null,
     capture: row.captureBodies ?? null,
   };
 }

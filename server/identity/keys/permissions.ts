@@ -1,13 +1,14 @@
 // What an API key may call: operation groups (each /v1 operation declares the one it belongs to,
-// server/contract/operation.ts) and models. A key made without restrictions, and every key made
+// server/contract/operation.ts), models, and MCP tools (tool-patterns.ts). A key made without restrictions, and every key made
 // before restrictions existed, may call everything: in the database an empty list means "all".
 import { z } from "zod";
+import { ZToolPatterns } from "./tool-patterns";
 
 /**
  * The operation groups, in the order forms and listings show them. `fine_tuning` is held by paths
  * not served (501): a key may be given it now so that it keeps working if they ever are.
  */
-export const KEY_PERMISSIONS = ["models", "text", "embeddings", "audio", "images", "videos", "sessions", "files", "batches", "fine_tuning"] as const;
+export const KEY_PERMISSIONS = ["models", "text", "embeddings", "audio", "images", "videos", "sessions", "files", "batches", "mcp", "fine_tuning"] as const;
 export type KeyPermission = (typeof KEY_PERMISSIONS)[number];
 
 export const PERMISSION_LABELS: Record<KeyPermission, string> = {
@@ -20,6 +21,7 @@ export const PERMISSION_LABELS: Record<KeyPermission, string> = {
   sessions: "Sessions (mint and revoke session tokens)",
   files: "Files",
   batches: "Batches",
+  mcp: "MCP tools (the /mcp endpoint and the responses API's mcp tool)",
   fine_tuning: "Fine-tuning",
 };
 
@@ -40,6 +42,8 @@ const ZModelList = z
 export const ZKeyRestrictions = z.object({
   permissions: ZPermissionList.optional(),
   models: ZModelList.optional(),
+  /** Patterns of the MCP tools (`<server>__<tool>`) the key may use, within its plan's. */
+  tools: ZToolPatterns.optional(),
 });
 
 /** The restrictions a verified key carries (with its cached record, so checking costs no round trip); null: none. */
@@ -48,11 +52,14 @@ export type KeyGrant = {
   permissions: ReadonlySet<KeyPermission> | null;
   /** null: every model (its plan's). */
   models: ReadonlySet<string> | null;
+  /** null: every tool (its plan's); else patterns for toolAllowed/mayUseTool (tool-patterns.ts). */
+  tools: readonly string[] | null;
 };
 
 /** The grant of a key row's stored lists (null or empty: unrestricted), or null when it has none. */
-export function grantOf(permissions: readonly string[] | null, models: readonly string[] | null): KeyGrant | null {
+export function grantOf(permissions: readonly string[] | null, models: readonly string[] | null, tools: readonly string[] | null): KeyGrant | null {
   const groups = permissions?.length ? new Set(permissions as KeyPermission[]) : null;
   const ids = models?.length ? new Set(models) : null;
-  return groups || ids ? { permissions: groups, models: ids } : null;
+  const patterns = tools?.length ? tools : null;
+  return groups || ids || patterns ? { permissions: groups, models: ids, tools: patterns } : null;
 }

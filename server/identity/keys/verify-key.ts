@@ -33,7 +33,7 @@ type KeyRecord = {
   spendLimit: string | null;
   spent: string;
   planId: string | null;
-  /** Made once per load, so that checking a call's operation group and model costs a set lookup. */
+  /** Made once per load, so that checking a call's operation group and model costs a set lookup (and its tool patterns compile once). */
   grant: KeyGrant | null;
   /** Capture of the key's request and answer bodies: null follows the workspace. */
   capture: boolean | null;
@@ -70,7 +70,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
     keyCacheStats.databaseLoads += 1;
     const row = await db.apiKey.findUnique({
       where: { hash },
-      select: { id: true, name: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, captureBodies: true, cacheDefault: true, cacheOwnScope: true },
+      select: { id: true, name: true, workspaceId: true, expiresAt: true, revokedAt: true, spendLimit: true, spent: true, planId: true, permissions: true, models: true, tools: true, captureBodies: true, cacheDefault: true, cacheOwnScope: true },
     });
     return (
       row && {
@@ -82,7 +82,7 @@ const cache: FreshCache<KeyRecord | null> = new FreshCache<KeyRecord | null>({
         spendLimit: row.spendLimit?.toString() ?? null,
         spent: laterSpent(row.spent.toString(), cache.peek(hash)?.spent),
         planId: row.planId,
-        grant: grantOf(row.permissions, row.models),
+        grant: grantOf(row.permissions, row.models, row.tools),
         capture: row.captureBodies,
         cache: row.cacheDefault !== null || row.cacheOwnScope ? { defaultOn: row.cacheDefault, ownScope: row.cacheOwnScope } : null,
       }

@@ -8,10 +8,11 @@ import { Channel, notify } from "../../infra/db/notify";
 import { errors } from "../../kernel/errors";
 import { newId } from "../../kernel/ids";
 import { formatMoney, ZCreditAmount } from "../../kernel/money";
+import { ZPlanToolPatterns } from "../keys/tool-patterns";
 import { toPlanView, type PlanView } from "./plan-view";
 
 /** The fields of a plan its audit events compare (its view's names). */
-const PLAN_FIELDS = ["name", "models", "rpm", "tpm", "concurrency", "daily_cap", "monthly_cap", "max_ttl_seconds", "region"] as const;
+const PLAN_FIELDS = ["name", "models", "tools", "rpm", "tpm", "concurrency", "daily_cap", "monthly_cap", "max_ttl_seconds", "region"] as const;
 
 /** A limit: a whole number above zero, or null for none. */
 const ZLimit = z.number().int().positive().max(1_000_000_000).nullable();
@@ -29,6 +30,8 @@ const ZRegion = z
 export const ZPlanFields = z.object({
   name: z.string().trim().min(1).max(100),
   models: z.array(z.string().trim().min(1).max(200)).max(1000).default([]),
+  /** Patterns of the MCP tools (`github__*`, `*__read_file`) the plan's callers may use; empty: every tool. */
+  tools: ZPlanToolPatterns.default([]),
   rpm: ZLimit.default(null),
   tpm: ZLimit.default(null),
   concurrency: ZLimit.default(null),
@@ -41,6 +44,7 @@ export const ZPlanFields = z.object({
 export type PlanFields = z.input<typeof ZPlanFields>;
 export const ZPlanPatch = ZPlanFields.partial().extend({
   models: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+  tools: ZPlanToolPatterns.optional(),
   rpm: ZLimit.optional(),
   tpm: ZLimit.optional(),
   concurrency: ZLimit.optional(),
@@ -58,6 +62,7 @@ function columns(d: Data) {
   return {
     name: d.name,
     models: d.models === undefined ? undefined : [...new Set(d.models)],
+    tools: d.tools,
     rpm: d.rpm,
     tpm: d.tpm,
     concurrency: d.concurrency,

@@ -14,6 +14,8 @@ export type PlanRule = Limits & {
   name: string;
   /** null: every model. */
   models: ReadonlySet<string> | null;
+  /** Patterns of the MCP tools the plan allows (keys/tool-patterns.ts); null: every tool. */
+  tools: readonly string[] | null;
   /** USD decimal strings. */
   dailyCap: string | null;
   monthlyCap: string | null;
@@ -71,6 +73,7 @@ async function loadRules(workspaceId: string): Promise<WorkspaceRules> {
       id: p.id,
       name: p.name,
       models: p.models.length ? new Set(p.models) : null,
+      tools: p.tools.length ? p.tools : null,
       rpm: p.rpm,
       tpm: p.tpm,
       concurrency: p.concurrency,

@@ -8,6 +8,8 @@ export const ZPlanView = z.object({
   name: z.string(),
   /** Model ids the plan allows; empty: every model. */
   models: z.array(z.string()),
+  /** Patterns of the MCP tools the plan allows (`github__*`); empty: every tool. */
+  tools: z.array(z.string()),
   /** Per subject (per key for keys on the plan); null: the workspace's default, if any. */
   rpm: z.number().int().nullable(),
   tpm: z.number().int().nullable(),
@@ -29,6 +31,7 @@ export type PlanRow = {
   workspaceId: string;
   name: string;
   models: string[];
+  tools: string[];
   rpm: number | null;
   tpm: number | null;
   concurrency: number | null;
@@ -49,6 +52,7 @@ export function toPlanView(row: PlanRow): PlanView {
     workspace_id: row.workspaceId,
     name: row.name,
     models: row.models,
+    tools: row.tools,
     rpm: row.rpm,
     tpm: row.tpm,
     concurrency: row.concurrency,

@@ -3,6 +3,7 @@
 // before anything is written, from the verified key and the plan cache.
 import { errors } from "../../kernel/errors";
 import { KEY_PERMISSIONS, type KeyGrant, type KeyPermission } from "../keys/permissions";
+import { patternWithin } from "../keys/tool-patterns";
 import type { PlanRule } from "../plans/plan-cache";
 
 /** Who asks to mint: a workspace API key (its plan and restrictions), or a dashboard member or operator tool (neither). */
@@ -15,12 +16,14 @@ const listed = (ids: Iterable<string>) => [...ids].map((id) => `\`${id}\``).join
  * - a key on a plan mints only for that plan (its limits and caps were chosen for it, and another
  *   plan could allow more models or higher limits);
  * - a key restricted to some models mints only for a plan whose models are all among them (a plan
- *   allowing every model allows more than such a key).
+ *   allowing every model allows more than such a key);
+ * - likewise for MCP tools (assertToolsWithin).
  */
 export function assertMayMintFor(minter: Minter, plan: PlanRule): void {
   if (minter.planId && plan.id !== minter.planId) {
     throw errors.planNotAllowed(`This API key is on plan ${minter.planId}; it may mint session tokens only for that plan, not for ${plan.id}.`);
   }
+  assertToolsWithin(minter, plan);
   const keyModels = minter.grant?.models;
   if (!keyModels) return;
   if (!plan.models) {
@@ -29,6 +32,24 @@ export function assertMayMintFor(minter: Minter, plan: PlanRule): void {
   const beyond = [...plan.models].filter((m) => !keyModels.has(m));
   if (beyond.length) {
     throw errors.planNotAllowed(`Plan ${plan.name} allows ${listed(beyond)}, which this API key may not call; it may mint only for a plan limited to its own models.`);
+  }
+}
+
+/**
+ * A token's tools are its plan's (it carries no patterns of its own), so a key that may use only
+ * some tools mints only for a plan whose every pattern lies within the key's. A key without the
+ * `mcp` group mints tokens without it, whose tools do not matter.
+ */
+function assertToolsWithin(minter: Minter, plan: PlanRule): void {
+  const keyTools = minter.grant?.tools;
+  const groups = minter.grant?.permissions;
+  if (!keyTools || (groups && !groups.has("mcp"))) return;
+  if (!plan.tools) {
+    throw errors.planNotAllowed(`Plan ${plan.name} allows every MCP tool; this API key may use only ${listed(keyTools)}, so it may mint only for a plan limited to those.`);
+  }
+  const beyond = plan.tools.filter((p) => !patternWithin(keyTools, p));
+  if (beyond.length) {
+    throw errors.planNotAllowed(`Plan ${plan.name} allows the MCP tools ${listed(beyond)}, beyond this API key's ${listed(keyTools)}; it may mint only for a plan limited to its own tools.`);
   }
 }
 

@@ -72,7 +72,8 @@ async function verifyOwn(token: string, key: CryptoKey | Uint8Array): Promise<Ve
   if (typeof workspaceId !== "string" || typeof planId !== "string") throw errors.invalidToken("The session token lacks its workspace or plan claim.");
   // A token minted by a restricted key carries that key's operation groups (mint-rules.ts); none: all.
   const groups = payload[CLAIMS.permissions];
-  const grant = Array.isArray(groups) ? { permissions: new Set(groups as KeyPermission[]), models: null } : undefined;
+  // Its models and tools are its plan's, which minting kept within the key's.
+  const grant = Array.isArray(groups) ? { permissions: new Set(groups as KeyPermission[]), models: null, tools: null } : undefined;
   return {
     principal: { kind: "session", workspaceId, keyId: null, planId, subject: payload.sub!, sessionId: payload.jti!, spendCap: null, grant },
     expiresAt: payload.exp! * 1000,

@@ -11,7 +11,7 @@ import { errors } from "../../kernel/errors";
 import { router, workspaceProcedure } from "../init";
 
 /** What the dashboard's form sends; the workspace and creator come from the session, never the input. */
-export const ZCreateKeyForm = ZCreateKeyInput.pick({ name: true, expiresAt: true, spendLimit: true, planId: true, permissions: true, models: true });
+export const ZCreateKeyForm = ZCreateKeyInput.pick({ name: true, expiresAt: true, spendLimit: true, planId: true, permissions: true, models: true, tools: true });
 
 export const keysRouter = router({
   list: workspaceProcedure("workspace.view")

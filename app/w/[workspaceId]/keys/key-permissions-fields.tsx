@@ -1,22 +1,26 @@
 "use client";
 // What a new key may call: every operation group (the default, as for every key made before
-// restrictions existed) or only the ticked ones, and optionally only some models. The server
-// checks the same list (server/identity/keys/permissions.ts).
+// restrictions existed) or only the ticked ones, and optionally only some models and MCP tools. The
+// server checks the same lists (server/identity/keys/permissions.ts, tool-patterns.ts).
 import { useId } from "react";
 import { KEY_PERMISSIONS, PERMISSION_LABELS, type KeyPermission } from "@/server/identity/keys/permissions";
 import { TextField } from "@/app/_components/ui";
 
-export type PermissionChoice = { all: boolean; groups: KeyPermission[]; models: string };
+export type PermissionChoice = { all: boolean; groups: KeyPermission[]; models: string; tools: string };
 
-export const ALL_PERMISSIONS: PermissionChoice = { all: true, groups: [], models: "" };
+export const ALL_PERMISSIONS: PermissionChoice = { all: true, groups: [], models: "", tools: "" };
 
-/** The form's choice as the procedure's input: absent fields mean no restriction. */
-export function restrictionsOf(choice: PermissionChoice): { permissions?: KeyPermission[]; models?: string[] } {
-  const models = choice.models
+const commaList = (text: string) =>
+  text
     .split(",")
     .map((m) => m.trim())
     .filter(Boolean);
-  return { ...(choice.all ? {} : { permissions: choice.groups }), ...(models.length ? { models } : {}) };
+
+/** The form's choice as the procedure's input: absent fields mean no restriction. */
+export function restrictionsOf(choice: PermissionChoice): { permissions?: KeyPermission[]; models?: string[]; tools?: string[] } {
+  const models = commaList(choice.models);
+  const tools = commaList(choice.tools);
+  return { ...(choice.all ? {} : { permissions: choice.groups }), ...(models.length ? { models } : {}), ...(tools.length ? { tools } : {}) };
 }
 
 export function KeyPermissionsFields({ value, onChange, error }: { value: PermissionChoice; onChange: (next: PermissionChoice) => void; error?: string | null }) {
@@ -55,6 +59,13 @@ export function KeyPermissionsFields({ value, onChange, error }: { value: Permis
         onChange={(e) => onChange({ ...value, models: e.target.value })}
         placeholder="all models"
         hint="Optional. Comma-separated model ids the key may call (within its plan's)."
+      />
+      <TextField
+        label="MCP tools it may use"
+        value={value.tools}
+        onChange={(e) => onChange({ ...value, tools: e.target.value })}
+        placeholder="all tools"
+        hint="Optional. Comma-separated patterns of <server>__<tool>, * for any characters: github__*, search__web."
       />
     </fieldset>
   );

@@ -6,6 +6,7 @@ import { LIFETIME_UNITS, splitLifetime, type LifetimeUnit } from "./plan-format"
 export type PlanFormValues = {
   name: string;
   models: string;
+  tools: string;
   rpm: string;
   tpm: string;
   concurrency: string;
@@ -15,7 +16,7 @@ export type PlanFormValues = {
   lifetimeUnit: LifetimeUnit;
 };
 
-export const EMPTY_PLAN: PlanFormValues = { name: "", models: "", rpm: "", tpm: "", concurrency: "", dailyCap: "", monthlyCap: "", lifetime: "1", lifetimeUnit: "hours" };
+export const EMPTY_PLAN: PlanFormValues = { name: "", models: "", tools: "", rpm: "", tpm: "", concurrency: "", dailyCap: "", monthlyCap: "", lifetime: "1", lifetimeUnit: "hours" };
 
 export function planToValues(p: PlanView): PlanFormValues {
   const text = (n: number | null) => (n === null ? "" : String(n));
@@ -23,6 +24,7 @@ export function planToValues(p: PlanView): PlanFormValues {
   return {
     name: p.name,
     models: p.models.join("\n"),
+    tools: p.tools.join("\n"),
     rpm: text(p.rpm),
     tpm: text(p.tpm),
     concurrency: text(p.concurrency),
@@ -36,6 +38,7 @@ export function planToValues(p: PlanView): PlanFormValues {
 export type PlanInput = {
   name: string;
   models: string[];
+  tools: string[];
   rpm: number | null;
   tpm: number | null;
   concurrency: number | null;
@@ -71,6 +74,7 @@ export function valuesToInput(v: PlanFormValues): { input: PlanInput } | { error
   const input: PlanInput = {
     name: v.name.trim(),
     models: [...new Set(v.models.split(/[\s,]+/).filter(Boolean))],
+    tools: [...new Set(v.tools.split(/[\s,]+/).filter(Boolean))],
     rpm: limit("rpm"),
     tpm: limit("tpm"),
     concurrency: limit("concurrency"),

@@ -55,6 +55,14 @@ export function PlanForm({ plan, onDone }: { plan?: PlanView; onDone?: () => voi
           hint="Model ids, one per line or separated by commas. Empty: every model."
           className="sm:row-span-2 lg:col-span-2"
         />
+        <TextareaField
+          label="MCP tools"
+          value={values.tools}
+          onChange={set("tools")}
+          placeholder="all tools"
+          hint="Patterns of <server>__<tool>, * for any characters (github__*, search__web). Empty: every tool."
+          className="sm:row-span-2 lg:col-span-2"
+        />
         <TextField label="Requests per minute" inputMode="numeric" value={values.rpm} onChange={set("rpm")} error={errors.rpm} placeholder="default" />
         <TextField label="Tokens per minute" inputMode="numeric" value={values.tpm} onChange={set("tpm")} error={errors.tpm} placeholder="default" />
         <TextField label="Concurrent requests" inputMode="numeric" value={values.concurrency} onChange={set("concurrency")} error={errors.concurrency} placeholder="default" />

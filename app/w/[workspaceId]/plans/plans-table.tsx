@@ -39,6 +39,11 @@ export function PlansTable({
           </Td>
           <Td className="max-w-56 whitespace-normal break-words">
             <Models models={p.models} />
+            {p.tools.length ? (
+              <span className="block text-xs text-slate-500" data-testid="plan-tools">
+                tools: <Models models={p.tools} />
+              </span>
+            ) : null}
           </Td>
           <Td className="whitespace-normal">{describeLimits(p)}</Td>
           <Td className="whitespace-normal">{describeCaps(p)}</Td>
