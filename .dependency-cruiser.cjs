@@ -53,12 +53,15 @@ const layer = {
   batches: "^server/batches/",
   /** Checks on calls' input and output (block, redact, flag), run by the pipeline. */
   guardrails: "^server/guardrails/",
+  /** The MCP gateway: registered servers, /mcp's sessions and tools, tool calls. */
+  mcp: "^server/mcp/",
   /** The composition roots: files directly in `server/`. */
   roots: "^server/[^/]+$",
 };
 
 /** The domains: what a call is about, below the layers that receive and run it. */
 const domains = [
+  layer.mcp,
   layer.guardrails,
   layer.files,
   layer.batches,

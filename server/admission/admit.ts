@@ -9,7 +9,7 @@
 import { effectiveLimits, guardrailsFor, rulesWithPlan, workspaceRules, type GuardrailRow, type Limits, type PlanRule } from "../identity/plans/plan-cache";
 import type { CallContext, Principal } from "../identity/principal";
 import { errors } from "../kernel/errors";
-import type { Money } from "../kernel/money";
+import { money, type Money } from "../kernel/money";
 import { counterName, dayPeriod, monthPeriod, TOTAL_PERIOD, type CounterScope } from "../kernel/spend-counters";
 import { reserveBudgets, type Budget } from "../ledger/budgets";
 import { reserve, roundReservation, type Metering } from "../ledger/meter";
@@ -128,9 +128,9 @@ const NO_RATE: RateTicket = { settle: () => undefined, release: () => undefined 
 /** Whether any rate limit applies (most keys have none). */
 const limited = (l: Access["limits"]) => l.rpm !== null || l.tpm !== null || l.concurrency !== null;
 
-async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; rate: RateTicket }> {
+async function gate(ctx: CallContext, spec: Omit<CallSpec, "model"> & { model: string | null }): Promise<{ access: Access; rate: RateTicket }> {
   const access = await accessFor(ctx);
-  assertModelAllowed(access, spec.model);
+  if (spec.model !== null) assertModelAllowed(access, spec.model);
   const tokens = Math.max(0, Math.floor(spec.tokens ?? 0));
   const rate = access.limitScope && limited(access.limits) ? await passRateLimits(access.limitScope, access.limits, tokens, (ctx.outcome.rateLimits ??= {})) : NO_RATE;
   return { access, rate };
@@ -139,6 +139,15 @@ async function gate(ctx: CallContext, spec: CallSpec): Promise<{ access: Access;
 /** Admits a call and reserves what it can cost, or throws 403, 429 or 402. A call paid with x402 is admitted by its payment. */
 export async function admit(ctx: CallContext, spec: CallSpec): Promise<Metering> {
   if (ctx.principal.kind === "x402") return admitPayment(ctx as X402Context, spec);
+  return admitSpend(ctx, spec);
+}
+
+/**
+ * Admits a call on the caller's rate limits and reserves what it can cost on its caps and
+ * balance; throws 403, 429 or 402. `model` null: a call that is not to a model (an MCP tool's,
+ * whose caller checked the tool is allowed).
+ */
+export async function admitSpend(ctx: CallContext, spec: Omit<CallSpec, "model"> & { model: string | null }): Promise<Metering> {
   const { access, rate } = await gate(ctx, spec);
   try {
     const m = await reserve(ctx, {
@@ -165,6 +174,12 @@ export async function admit(ctx: CallContext, spec: CallSpec): Promise<Metering>
  * placed. Its reservation is held on the caps in memory while it is created; the ledger checks
  * the open jobs of the same subject in the creating transaction (ledger/budgets.ts).
  */
+/** The rate limits of a call that costs nothing (a free MCP tool's); `end` once it is over (counted as 0 tokens). */
+export async function admitFree(ctx: CallContext): Promise<() => void> {
+  const { rate } = await gate(ctx, { endpoint: "", model: null, maxCost: money(0) });
+  return () => (rate.settle(0), rate.release());
+}
+
 export async function admitWithoutHold(ctx: CallContext, spec: CallSpec): Promise<{ access: Access; end: () => void }> {
   const { access, rate } = await gate(ctx, spec);
   try {

@@ -171,6 +171,9 @@ export const EnvSchema = z.object({
   /** An outbound fetch's whole time (ms) and the largest answer it reads (bytes). */
   OUTBOUND_TIMEOUT_MS: int(10_000),
   OUTBOUND_MAX_BYTES: int(1024 * 1024),
+  /** The longest an MCP tool call may take at its server (ms), and an /mcp session's life since its last use (s). */
+  MCP_TOOL_TIMEOUT_MS: int(60_000),
+  MCP_SESSION_IDLE_SECONDS: int(24 * 3600),
   /** Invitation emails: sent only when SMTP_URL (smtp://user:pass@host:port) is set. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Model Gateway <no-reply@localhost>"),

@@ -32,10 +32,11 @@ const EXPOSED = [
   "x-gateway-route",
   "x-gateway-target",
   "x-gateway-attempts",
+  "mcp-session-id",
 ].join(", ");
 
 /** Request headers a preflight may ask for when it does not say (OpenAI's SDKs send these). */
-const DEFAULT_ALLOWED_HEADERS = "authorization, content-type, openai-organization, openai-project, openai-beta, x-request-id, payment-signature";
+const DEFAULT_ALLOWED_HEADERS = "authorization, content-type, openai-organization, openai-project, openai-beta, x-request-id, payment-signature, mcp-session-id, mcp-protocol-version, last-event-id";
 
 let allowList: Set<string> | null | undefined;
 /** null: any origin. */

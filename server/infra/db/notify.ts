@@ -28,6 +28,10 @@ export const Channel = {
   routesChanged: "gateway_routes_changed",
   /** Payload: `<until ms> <target key>`: a route's target said to wait (Retry-After); every process passes it over until then. */
   routeCooldown: "gateway_route_cooldown",
+  /** Payload: a workspace id whose MCP servers changed, or "*" (the operator's; server/mcp/registry/). */
+  mcpServersChanged: "gateway_mcp_servers_changed",
+  /** Payload: an MCP session id ended (server/mcp/endpoint/sessions.ts). */
+  mcpSessionEnded: "gateway_mcp_session_ended",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

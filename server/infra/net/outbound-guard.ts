@@ -16,7 +16,19 @@ import { envPolicy, urlRefusal, type OutboundPolicy } from "./outbound-policy";
 /** Resolves a host name to all its addresses (node's dns.lookup with all: true, unless a test injects its own). */
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
-export type OutboundInit = { method?: string; headers?: HeadersInit; body?: string | Uint8Array; signal?: AbortSignal };
+export type OutboundInit = {
+  method?: string;
+  headers?: HeadersInit;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+  /** The time limit of this fetch, instead of the policy's (a tool call may take longer). */
+  timeoutMs?: number;
+  /**
+   * The answer's body is handed back unread, as it arrives (an event stream that stays open): the
+   * time limit then ends with the headers, and the size limit does not apply.
+   */
+  stream?: boolean;
+};
 
 /** An outbound fetch that did not happen or was cut; `reason` says why, without resolved addresses. */
 export class OutboundError extends GatewayError {
@@ -80,10 +92,10 @@ export type OutboundGuard = {
 export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve: Resolve = resolveWithDns): OutboundGuard {
   const agent = new Agent({ connect: { lookup: guardedLookup(policy, resolve) } });
 
-  function failure(url: URL, err: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
+  function failure(url: URL, err: unknown, timeout: AbortSignal, callerSignal: AbortSignal | undefined, ms: number): unknown {
     if (err instanceof OutboundError) return err;
     if (callerSignal?.aborted) return callerSignal.reason;
-    if (timeout.aborted) return new OutboundError(504, "outbound_timeout", `it did not complete within ${policy.timeoutMs} ms`, url.origin, err);
+    if (timeout.aborted) return new OutboundError(504, "outbound_timeout", `it did not complete within ${ms} ms`, url.origin, err);
     const chain = causeChain(err);
     const refused = chain.find((e) => e instanceof AddressRefused);
     if (refused) return new OutboundError(502, "outbound_refused", refused.message, url.origin);
@@ -124,7 +136,9 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
     }
     const refusal = urlRefusal(url, policy);
     if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url.origin);
-    const timeout = AbortSignal.timeout(policy.timeoutMs);
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), init.timeoutMs ?? policy.timeoutMs);
+    const timeout = limit.signal;
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
       const res = await undiciFetch(url, {
@@ -144,10 +158,16 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
         await res.body?.cancel().catch(() => undefined);
         throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
       }
+      if (init.stream) {
+        clearTimeout(timer);
+        return new Response(NULL_BODY.has(res.status) ? null : (res.body as ReadableStream<Uint8Array> | null), { status: res.status, statusText: res.statusText, headers: [...res.headers] });
+      }
       const bytes = await readCapped(url, res.body as ReadableStream<Uint8Array> | null);
       return new Response(NULL_BODY.has(res.status) ? null : bytes, { status: res.status, statusText: res.statusText, headers: [...res.headers] });
     } catch (err) {
-      throw failure(url, err, timeout, init.signal);
+      throw failure(url, err, timeout, init.signal, init.timeoutMs ?? policy.timeoutMs);
+    } finally {
+      if (!init.stream) clearTimeout(timer);
     }
   }
 

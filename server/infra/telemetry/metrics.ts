@@ -50,6 +50,17 @@ function define() {
       help: "Guardrails' verdicts on calls, by the guardrail's type, the stage (input, output) and the outcome (passed, blocked, redacted, flagged, error). Guardrails' names are the workspaces' and are not labels.",
       labelNames: ["type", "stage", "outcome"] as const,
     }),
+    mcpToolCalls: new Counter({
+      name: "gateway_mcp_tool_calls_total",
+      help: "MCP tool calls, by where they came from (mcp: /mcp; responses: the responses API's mcp tool) and outcome (ok, tool_error, refused, unavailable). Servers' and tools' names are the workspaces' and are not labels (the request log has them).",
+      labelNames: ["via", "outcome"] as const,
+    }),
+    mcpToolDuration: new Histogram({
+      name: "gateway_mcp_tool_duration_seconds",
+      help: "Time an MCP tool call took at its server (the gateway's hop included), by where it came from.",
+      labelNames: ["via"] as const,
+      buckets: SECONDS,
+    }),
     tokens: new Counter({
       name: "gateway_tokens_total",
       help: "Tokens of charged calls, by model and direction (input, output).",

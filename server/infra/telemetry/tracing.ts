@@ -83,3 +83,11 @@ export function clientSpan(name: string, attributes: Attributes): { headers: Rec
 export const contextOf = (parent: Span): Context => trace.setSpan(context.active(), parent);
 
 export { context, trace, type Span };
+
+/** Adds the active span's `traceparent` to the headers of a request this process makes (when traced). */
+export function injectTrace(headers: Headers): void {
+  if (!inTrace()) return;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  for (const [name, value] of Object.entries(carrier)) headers.set(name, value);
+}

@@ -1,4 +1,4 @@
-// The Next.js host of the dispatcher: the route handlers under app/v1 (and /health) hand every
+// The Next.js host of the dispatcher: the route handlers under app/v1 (and /health, /mcp) hand every
 // request here, so /v1 answers the same under `next dev`, `next start` and the node:http data
 // plane that `npm start` runs.
 import { Readable } from "node:stream";
@@ -7,6 +7,7 @@ import type { IncomingCall, Reply } from "../call";
 import { dispatch, observeEnd } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
+import { MCP_PATH, serveMcp } from "../mcp/mcp-http";
 
 function toResponse(reply: Reply, head: boolean): Response {
   switch (reply.kind) {
@@ -40,7 +41,7 @@ export async function handleV1(req: Request): Promise<Response> {
     // Set by the production server on every request it hands to Next.js (a client's own is overwritten).
     clientIp: () => req.headers.get("x-gateway-client-ip") ?? "unknown",
   };
-  const reply = await dispatch(call);
+  const reply = url.pathname === MCP_PATH ? await serveMcp(call) : await dispatch(call);
   const res = toResponse(reply, req.method === "HEAD");
   // Under Next.js, a request is observed until its answer's headers (a stream's end is not seen here).
   observeEnd(reply);

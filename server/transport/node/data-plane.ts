@@ -13,8 +13,9 @@ import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
+import { MCP_PATH, serveMcp } from "../mcp/mcp-http";
 
-const ours = isContractPath;
+const ours = (pathname: string) => pathname === MCP_PATH || isContractPath(pathname);
 /** `//`, or a `.` or `..` segment. */
 const UNNORMALIZED = /\/\/|\/\.\.?(\/|$)/;
 
@@ -57,7 +58,7 @@ const inFlight = new Set<ServerResponse>();
 export async function serveDataPlane(req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
   inFlight.add(res);
   res.once("close", () => inFlight.delete(res));
-  const reply = await dispatch(toCall(req, pathname, search));
+  const reply = pathname === MCP_PATH ? await serveMcp(toCall(req, pathname, search)) : await dispatch(toCall(req, pathname, search));
   // Answered before its body arrived in full (413, or refused before the body mattered): what
   // the client still sends would be read as the next request on this connection, or the client
   // may stop sending and wait. The connection ends with the answer instead. (A body read to its

@@ -1,0 +1,100 @@
+// The MCP server /mcp speaks, built per request with the official SDK's `Server` for the caller
+// it serves: the tools (and prompts and resources) of the servers its workspace has that the
+// caller may use, named `<server>__<tool>`, from the catalogs the registry keeps; calls are
+// forwarded on the caller's session's server connections (calls/tool-call.ts).
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Principal } from "../../identity/principal";
+import { callTool, type ToolCaller } from "../calls/tool-call";
+import { toolFilterFor, unknownTool, type ToolFilter } from "../calls/tool-access";
+import { serversFor } from "../registry/registry-cache";
+import { qualifiedName, splitQualified, type McpServerEntry } from "../server-def";
+import { withUpstream } from "../upstream/upstream-pool";
+import { toMcpError } from "./rpc-errors";
+
+export const GATEWAY_SERVER_INFO = { name: "model-gateway", title: "Model gateway", version: "1.0.0" };
+
+type Offered = { servers: McpServerEntry[]; filter: ToolFilter };
+
+async function offered(principal: Principal): Promise<Offered> {
+  const [servers, filter] = await Promise.all([serversFor(principal.workspaceId), toolFilterFor(principal)]);
+  return { servers, filter };
+}
+
+/** A server's prompts and resources are offered to a caller that may use any of its tools (all of them for one without tools). */
+const mayUseServer = (s: McpServerEntry, filter: ToolFilter) => {
+  const tools = s.catalog?.tools ?? [];
+  return tools.length ? tools.some((t) => filter(qualifiedName(s.name, t.name))) : filter(qualifiedName(s.name, "*"));
+};
+
+function listedTools(o: Offered): Tool[] {
+  const tools: Tool[] = [];
+  for (const s of o.servers) {
+    for (const t of s.catalog?.tools ?? []) {
+      const name = qualifiedName(s.name, t.name);
+      if (o.filter(name)) tools.push({ ...t, name, inputSchema: t.inputSchema as Tool["inputSchema"] } as Tool);
+    }
+  }
+  return tools;
+}
+
+async function handled<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toMcpError(err);
+  }
+}
+
+/** The MCP server for one request of `caller`. */
+export function gatewayMcpServer(caller: ToolCaller): Server {
+  const server = new Server(GATEWAY_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
+    instructions: "The tools of the MCP servers this workspace registered with the gateway, named <server>__<tool>.",
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => handled(async () => ({ tools: listedTools(await offered(caller.principal)) })));
+  server.setRequestHandler(CallToolRequestSchema, (req) =>
+    handled(async () => (await callTool(caller, req.params.name, req.params.arguments)).result as CallToolResult),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () =>
+    handled(async () => {
+      const o = await offered(caller.principal);
+      const prompts = o.servers.filter((s) => mayUseServer(s, o.filter)).flatMap((s) => (s.catalog?.prompts ?? []).map((p) => ({ ...p, name: qualifiedName(s.name, p.name) })));
+      return { prompts };
+    }),
+  );
+  server.setRequestHandler(GetPromptRequestSchema, (req) =>
+    handled(async () => {
+      const o = await offered(caller.principal);
+      const split = splitQualified(req.params.name);
+      const s = split && o.servers.find((x) => x.name === split.server && mayUseServer(x, o.filter));
+      if (!split || !s) throw unknownTool(req.params.name);
+      return withUpstream(s, caller.holder, caller.store, (u) => u.client.getPrompt({ name: split.tool, arguments: req.params.arguments }));
+    }),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () =>
+    handled(async () => {
+      const o = await offered(caller.principal);
+      const resources = o.servers.filter((s) => mayUseServer(s, o.filter)).flatMap((s) => (s.catalog?.resources ?? []).map((r) => ({ ...r, name: qualifiedName(s.name, r.name) })));
+      return { resources };
+    }),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
+    handled(async () => {
+      const o = await offered(caller.principal);
+      const s = o.servers.find((x) => mayUseServer(x, o.filter) && x.catalog?.resources.some((r) => r.uri === req.params.uri));
+      if (!s) throw unknownTool(req.params.uri);
+      return withUpstream(s, caller.holder, caller.store, (u) => u.client.readResource({ uri: req.params.uri }));
+    }),
+  );
+  return server;
+}

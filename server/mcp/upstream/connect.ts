@@ -1,0 +1,48 @@
+// A connection to a registered MCP server through the official SDK's client: Streamable HTTP, or
+// the older HTTP+SSE transport. A Streamable HTTP session opened before (by this instance or
+// another, kept with the /mcp session in PostgreSQL) is resumed by its id without a new handshake.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { McpServerEntry } from "../server-def";
+import { upstreamFetch } from "./upstream-fetch";
+
+export const GATEWAY_CLIENT_INFO = { name: "model-gateway", version: "1.0.0" };
+
+/** A server's session as kept with an /mcp session: resumable by any instance. */
+export type UpstreamSession = { sessionId: string; protocolVersion: string };
+
+export type Upstream = {
+  client: Client;
+  /** The server's session, when it keeps sessions (Streamable HTTP; null for a stateless server and for HTTP+SSE). */
+  session: UpstreamSession | null;
+  close(): Promise<void>;
+  /** Ends the server's session too (DELETE), for a session no one will resume. */
+  terminate(): Promise<void>;
+};
+
+/** Connects to `server`, resuming `resume` when given (Streamable HTTP only). */
+export async function connectUpstream(server: McpServerEntry, resume: UpstreamSession | null = null): Promise<Upstream> {
+  const client = new Client(GATEWAY_CLIENT_INFO, { capabilities: {} });
+  const fetch = upstreamFetch(server);
+  if (server.transport === "sse") {
+    const transport = new SSEClientTransport(new URL(server.url), { fetch, eventSourceInit: { fetch } });
+    await client.connect(transport);
+    return { client, session: null, close: () => client.close(), terminate: () => client.close() };
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch, sessionId: resume?.sessionId });
+  if (resume) transport.setProtocolVersion(resume.protocolVersion);
+  await client.connect(transport);
+  const sessionId = transport.sessionId;
+  const protocolVersion = resume?.protocolVersion ?? transport.protocolVersion;
+  const session = sessionId && protocolVersion ? { sessionId, protocolVersion } : null;
+  return {
+    client,
+    session,
+    close: () => client.close(),
+    terminate: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// /mcp: the Model Context Protocol over Streamable HTTP, for both hosts (the node:http data plane
+// and the Next.js route handler). The credential is checked as on /v1 (a workspace API key or a
+// session token as Bearer; a restricted key needs the `mcp` group). Each request is answered by
+// the official SDK's Streamable HTTP transport, stateless, on an MCP server made for its caller
+// (mcp/endpoint/gateway-mcp-server.ts); the session around it is the gateway's own, kept in
+// PostgreSQL (mcp/endpoint/sessions.ts): `initialize` opens one and answers its id in
+// Mcp-Session-Id, every later request must carry it (400 without, 404 for one that ended or is
+// another credential's), DELETE ends it. GET (a stream of server-initiated messages) is 405: the
+// gateway sends none. Refusals are JSON-RPC errors with the HTTP status of the same refusal on /v1.
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { env } from "../../infra/env";
+import { GatewayError } from "../../kernel/errors";
+import { newRequestId } from "../../kernel/ids";
+import type { Principal } from "../../identity/principal";
+import { gatewayMcpServer } from "../../mcp/endpoint/gateway-mcp-server";
+import { RPC_CODES, toMcpError } from "../../mcp/endpoint/rpc-errors";
+import { endSession, openSession, sessionFor, upstreamStore, type McpSessionRow } from "../../mcp/endpoint/sessions";
+import type { ToolCaller } from "../../mcp/calls/tool-call";
+import { authenticate, authenticateBearer } from "../../pipeline/authenticate";
+import type { IncomingCall, Reply } from "../call";
+import { credentialOf } from "../call-input";
+import { finishHeaders, isPreflight, preflightReply } from "../answer-headers";
+import { parseJson, readBodyBytes } from "../request-body";
+
+export const MCP_PATH = "/mcp";
+const METHODS = ["POST", "DELETE", "OPTIONS"];
+
+function rpcError(status: number, code: number, message: string, data?: unknown, headers: Record<string, string> = {}): Reply {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: data === undefined ? { code, message } : { code, message, data }, id: null });
+  return { kind: "json", status, headers: { "content-type": "application/json", ...headers }, body };
+}
+
+function refusal(err: unknown): Reply {
+  const e = toMcpError(err);
+  const status = err instanceof GatewayError ? err.status : 500;
+  const headers: Record<string, string> = status === 401 ? { "www-authenticate": 'Bearer realm="mcp"' } : {};
+  if (err instanceof GatewayError && err.detail.retryAfter !== undefined) headers["retry-after"] = String(err.detail.retryAfter);
+  return rpcError(status, e.code, e.message, e.data, headers);
+}
+
+async function callerOf(call: IncomingCall): Promise<{ principal: Principal; authorization: string | null }> {
+  const authorization = call.header("authorization");
+  const bearer = credentialOf(authorization, call.header("x-api-key"));
+  const principal = await authenticate(
+    { bearer: () => bearer, authorization, payment: call.header("payment-signature"), resource: () => call.selfOrigin() + MCP_PATH },
+    { spends: false, permission: "mcp", method: call.method, path: MCP_PATH },
+  );
+  return { principal, authorization: bearer ? `Bearer ${bearer}` : null };
+}
+
+/** The web Request the SDK's transport reads: the headers it checks; the body is handed over parsed. */
+function sdkRequest(call: IncomingCall): Request {
+  const headers = new Headers();
+  for (const name of ["accept", "content-type", "mcp-protocol-version"]) {
+    const value = call.header(name);
+    if (value) headers.set(name, value);
+  }
+  return new Request(`http://gateway${MCP_PATH}`, { method: "POST", headers });
+}
+
+const initializeOf = (body: unknown) => (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m)) as Extract<JSONRPCMessage, { method: string }> | undefined;
+
+async function post(call: IncomingCall, principal: Principal, authorization: string | null): Promise<Reply> {
+  let body: unknown;
+  try {
+    body = parseJson(await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length")));
+  } catch (err) {
+    if (err instanceof GatewayError && err.status === 413) return refusal(err);
+    return rpcError(400, ErrorCode.ParseError, "Parse error: the body is not JSON.");
+  }
+  const init = initializeOf(body);
+  let session: McpSessionRow | null = null;
+  if (!init) {
+    const id = call.header("mcp-session-id");
+    if (!id) return rpcError(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required (initialize opens a session).");
+    session = await sessionFor(id, principal);
+    if (!session) return rpcError(404, RPC_CODES.sessionNotFound, "Session not found: it ended or belongs to another credential. Initialize a new one.");
+  }
+  const caller: ToolCaller = {
+    principal,
+    holder: session?.id ?? `init:${newRequestId()}`,
+    store: session ? upstreamStore(session) : null,
+    via: "mcp",
+    clientIp: call.clientIp?.() ?? null,
+    userAgent: call.header("user-agent") ?? null,
+    checkSpend: authorization ? async () => void (await authenticateBearer(authorization, true)) : undefined,
+  };
+  const server = gatewayMcpServer(caller);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const response = await transport.handleRequest(sdkRequest(call), { parsedBody: body });
+    const text = response.status === 202 || response.status === 204 ? "" : await response.text();
+    const headers: Record<string, string> = {};
+    const type = response.headers.get("content-type");
+    if (type) headers["content-type"] = type;
+    if (init && response.ok) {
+      const answered = JSON.parse(text) as { result?: { protocolVersion?: string } };
+      const version = answered.result?.protocolVersion;
+      if (version) session = await openSession(principal, version, (init.params as { clientInfo?: unknown } | undefined)?.clientInfo);
+    }
+    if (session) headers["mcp-session-id"] = session.id;
+    return text ? { kind: "json", status: response.status, headers, body: text } : { kind: "empty", status: response.status, headers };
+  } finally {
+    void server.close();
+  }
+}
+
+/** Answers one request to /mcp. Never throws. */
+export async function serveMcp(call: IncomingCall): Promise<Reply> {
+  const startedAt = performance.now();
+  const requestId = newRequestId();
+  let reply: Reply;
+  try {
+    if (isPreflight(call)) reply = preflightReply(call, METHODS, requestId);
+    else if (call.method === "OPTIONS") reply = { kind: "empty", status: 204, headers: { allow: METHODS.join(", ") } };
+    else if (call.method !== "POST" && call.method !== "DELETE") {
+      // GET would open a stream of server-initiated messages, which the gateway does not send.
+      reply = rpcError(405, ErrorCode.InvalidRequest, `Method ${call.method} is not allowed on /mcp. Allowed: ${METHODS.join(", ")}.`, undefined, { allow: METHODS.join(", ") });
+    } else {
+      const { principal, authorization } = await callerOf(call);
+      if (call.method === "DELETE") {
+        const id = call.header("mcp-session-id");
+        const session = id ? await sessionFor(id, principal) : null;
+        if (session) await endSession(session.id);
+        reply = session ? { kind: "empty", status: 200, headers: {} } : rpcError(404, RPC_CODES.sessionNotFound, "Session not found.");
+      } else reply = await post(call, principal, authorization);
+    }
+  } catch (err) {
+    reply = refusal(err);
+  }
+  reply.headers["x-request-id"] ??= requestId;
+  finishHeaders(reply, call, startedAt);
+  return reply;
+}
