@@ -27,6 +27,7 @@ const NAV = [
   { href: "webhooks", label: "Webhooks" },
   { href: "routes", label: "Routes" },
   { href: "guardrails", label: "Guardrails" },
+  { href: "tools", label: "Tools" },
   { href: "audit", label: "Audit log" },
   { href: "network", label: "Network status" },
 ];
