@@ -51,6 +51,28 @@ describe("npm run cli: key create with permissions", () => {
     expect(moved.code).not.toBe(0);
     expect(moved.stderr).toContain(EMBED);
   }, 90_000);
+
+  it("--permissions mcp --tools make a key limited to some MCP tools, which its view and key list show; a bad pattern is a usage error", async () => {
+    const ws = await newWorkspaceId();
+    const r = await cli("key", "create", ws, "--name", "tools", "--permissions", "mcp", "--tools", "a__*, search__web,a__*", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).key).toMatchObject({ name: "tools", permissions: ["mcp"], models: null, tools: ["a__*", "search__web"] });
+    const listed = JSON.parse((await cli("key", "list", ws, "--json")).stdout).keys as { name: string; tools: string[] | null }[];
+    expect(listed.find((k) => k.name === "tools")?.tools).toEqual(["a__*", "search__web"]);
+    expect(listed.find((k) => k.name === "default")?.tools).toBeNull();
+    expect((await cli("key", "list", ws)).stdout).toContain("a__*,search__web");
+
+    const noServer = await cli("key", "create", ws, "--name", "bad", "--tools", "github");
+    expect(noServer.code).not.toBe(0);
+    expect(noServer.stderr).toContain('--tools: tool pattern "github" names no server: write <server>__<tool>');
+    const badChars = await cli("key", "create", ws, "--name", "bad", "--tools", "a__b c");
+    expect(badChars.stderr).toContain("--tools: tool pattern");
+    expect(badChars.stderr).toContain("may hold only letters, digits");
+    const empty = await cli("key", "create", ws, "--name", "bad", "--tools", "");
+    expect(empty.stderr).toContain("--tools: name at least one tool pattern");
+    const names = JSON.parse((await cli("key", "list", ws, "--json")).stdout).keys.map((k: { name: string }) => k.name);
+    expect(names.sort()).toEqual(["default", "tools"]);
+  }, 90_000);
 });
 
 describe("dashboard: keys.create with permissions", () => {
@@ -65,6 +87,16 @@ describe("dashboard: keys.create with permissions", () => {
     expect(listed.find((k) => k.id === key.id)).toMatchObject({ permissions: ["text", "sessions"], models: [CHAT] });
     await expect(member.keys.create({ name: "bad", permissions: ["telepathy" as never] })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(member.keys.create({ name: "bad", permissions: [] })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    // MCP tools: kept and listed; a pattern naming no server is BAD_REQUEST (400) saying so.
+    const tools = await member.keys.create({ name: "tools", permissions: ["mcp"], tools: ["github__*", "*__read_file"] });
+    expect(tools.key).toMatchObject({ permissions: ["mcp"], tools: ["github__*", "*__read_file"] });
+    expect((await member.keys.list()).find((k) => k.id === tools.key.id)?.tools).toEqual(["github__*", "*__read_file"]);
+    const refused = await member.keys.create({ name: "bad", tools: ["github"] }).then(
+      () => null,
+      (e: { code: string; message: string }) => e,
+    );
+    expect(refused?.code).toBe("BAD_REQUEST");
+    expect(refused?.message).toContain("names no server: write <server>__<tool>");
 
     const openai = client(secret);
     expect((await openai.chat.completions.create({ model: CHAT, messages: [{ role: "user", content: "hi" }], max_tokens: 4 })).choices).toHaveLength(1);
