@@ -3,6 +3,7 @@
 // leave the store), what it costs, whether it answered when last listed, and what it offers under
 // the names /mcp gives them. Also the lookups that decide which servers a workspace may see and
 // which it may change.
+import type { McpServer } from "../../generated/prisma/client";
 import type { Db, Tx } from "../../infra/db/client";
 import { errors } from "../../kernel/errors";
 import { GLOBAL_SCOPE, qualifiedName, toolPrice, type McpTransport, type ServerAuth, type ServerCatalog } from "../server-def";
@@ -31,23 +32,7 @@ export type McpServerView = {
   created_at: number;
 };
 
-export type ServerRow = {
-  id: string;
-  scope: string;
-  name: string;
-  url: string;
-  transport: string;
-  authKind: string;
-  authSealed: string | null;
-  pricePerCall: { toFixed(): string } | null;
-  toolPrices: unknown;
-  description: string | null;
-  catalog: unknown;
-  catalogAt: Date | null;
-  status: string;
-  lastError: string | null;
-  createdAt: Date;
-};
+export type ServerRow = McpServer;
 
 export const scopeOf = (workspaceId: string | null) => workspaceId ?? GLOBAL_SCOPE;
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);

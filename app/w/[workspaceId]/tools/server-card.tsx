@@ -75,18 +75,28 @@ export function ServerCard({ server: s, mayManage }: { server: McpServerView; ma
           <p className="text-sm text-slate-500">{s.checked_at ? "It offers no tools." : "Its tools are not listed yet: refresh once it answers."}</p>
         )}
         {s.prompts.length || s.resources.length ? (
-          <p className="text-sm text-slate-600">
+          <div className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
             {s.prompts.length ? (
-              <>
-                Prompts: {s.prompts.map((p) => <code key={p.name} className="mr-2 font-mono text-xs">{p.qualified_name}</code>)}
-              </>
+              <p>
+                Prompts:{" "}
+                {s.prompts.map((p) => (
+                  <code key={p.name} className="mr-2 font-mono text-xs">
+                    {p.qualified_name}
+                  </code>
+                ))}
+              </p>
             ) : null}
             {s.resources.length ? (
-              <>
-                Resources: {s.resources.map((r) => <code key={r.uri} className="mr-2 font-mono text-xs">{r.uri}</code>)}
-              </>
+              <p>
+                Resources:{" "}
+                {s.resources.map((r) => (
+                  <code key={r.uri} className="mr-2 font-mono text-xs">
+                    {r.uri}
+                  </code>
+                ))}
+              </p>
             ) : null}
-          </p>
+          </div>
         ) : null}
       </div>
     </Card>
