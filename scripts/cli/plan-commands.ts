@@ -59,7 +59,6 @@ const planRows = (plans: PlanView[]) =>
     id: p.id,
     name: p.name,
     models: p.models.join(",") || "all",
-    tools: p.tools.join(",") || "all",
     rpm: p.rpm,
     tpm: p.tpm,
     concurrency: p.concurrency,
@@ -67,6 +66,7 @@ const planRows = (plans: PlanView[]) =>
     monthly_cap: p.monthly_cap,
     max_ttl: p.max_ttl_seconds,
     region: p.region ?? "",
+    tools: p.tools.join(",") || "all",
   }));
 
 export const planCommands: Record<string, Command> = {

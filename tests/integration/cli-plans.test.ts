@@ -60,6 +60,20 @@ describe("npm run cli: plans", () => {
     expect(again.stderr).toContain(`No plan with id ${free.id}`);
   }, 90_000);
 
+  it("plan create and update --tools set the MCP tool patterns a plan allows; a bad pattern is a usage error", async () => {
+    const ws = await newWorkspace("CLI Plan Tools");
+    const tooled = (await json("plan", "create", ws, "--name", "Tools", "--tools", "github__*,search__web,github__*")).plan;
+    expect(tooled).toMatchObject({ tools: ["github__*", "search__web"] });
+    expect((await json("plan", "create", ws, "--name", "Free")).plan.tools).toEqual([]);
+    expect((await json("plan", "list", ws)).plans.find((p: { id: string }) => p.id === tooled.id).tools).toEqual(["github__*", "search__web"]);
+    expect((await cli("plan", "list", ws)).stdout).toContain("github__*,search__web");
+    expect((await json("plan", "update", ws, tooled.id, "--tools", "*__read_file")).plan.tools).toEqual(["*__read_file"]);
+    expect((await json("plan", "update", ws, tooled.id, "--tools", "")).plan.tools).toEqual([]);
+    const bad = await cli("plan", "update", ws, tooled.id, "--tools", "read_file");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--tools: tool pattern "read_file" names no server');
+  }, 90_000);
+
   it("key create --plan and key set-plan put keys on plans", async () => {
     const ws = await newWorkspace("CLI Key Plans");
     const { plan } = await json("plan", "create", ws, "--name", "Team", "--rpm", "10");
