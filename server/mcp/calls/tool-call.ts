@@ -17,7 +17,7 @@ import { newRequestId } from "../../kernel/ids";
 import { money } from "../../kernel/money";
 import { recordCall, release, type Metering } from "../../ledger/meter";
 import { serverNamed } from "../registry/registry-cache";
-import { splitQualified, toolPrice, type McpServerEntry } from "../server-def";
+import { qualifiedName, splitQualified, toolPrice, type McpServerEntry } from "../server-def";
 import { withUpstream, type SessionStore } from "../upstream/upstream-pool";
 import { logToolCall } from "./tool-log";
 import type { ToolCaller } from "./tool-caller";
@@ -31,7 +31,8 @@ export type ToolCallDone = { result: CallToolResult; requestId: string; cost: st
 export async function resolveTool(caller: Pick<ToolCaller, "principal">, name: string): Promise<{ server: McpServerEntry; tool: string }> {
   const split = splitQualified(name);
   const server = split && (await serverNamed(caller.principal.workspaceId, split.server));
-  if (!split || !server) throw unknownTool(name);
+  // A tool its server did not list when last asked is unknown (`mcp list --refresh` asks again).
+  if (!split || !server || (server.catalog && !server.catalog.tools.some((t) => t.name === split.tool))) throw unknownTool(name);
   if (!(await toolFilterFor(caller.principal))(name)) throw toolNotAllowed(name);
   return { server, tool: split.tool };
 }
@@ -63,7 +64,24 @@ function withSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
  * (404 unknown tool, 403 not allowed, 402, 429) or the server could not be reached (502, 504),
  * and the MCP error the server answered (McpError); a result with `isError` is returned (free).
  */
-export async function callTool(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined): Promise<ToolCallDone> {
+export function callTool(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined): Promise<ToolCallDone> {
+  return runToolCall(caller, name, args, () => resolveTool(caller, name));
+}
+
+/**
+ * Calls `tool` of `server` as `label__tool` (the responses API's `mcp` tool: a registered server
+ * by its label, or one named by URL that the workspace allows): the caller's tool list applies to
+ * that name, and the server's prices, as on /mcp.
+ */
+export function callServerTool(caller: ToolCaller, server: McpServerEntry, tool: string, args: Record<string, unknown> | undefined): Promise<ToolCallDone> {
+  const name = qualifiedName(server.name, tool);
+  return runToolCall(caller, name, args, async () => {
+    if (!(await toolFilterFor(caller.principal))(name)) throw toolNotAllowed(name);
+    return { server, tool };
+  });
+}
+
+async function runToolCall(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined, resolve: () => Promise<{ server: McpServerEntry; tool: string }>): Promise<ToolCallDone> {
   const startedAt = performance.now();
   const createdAt = new Date();
   const requestId = newRequestId();
@@ -74,7 +92,7 @@ export async function callTool(caller: ToolCaller, name: string, args: Record<st
   let admitted: Awaited<ReturnType<typeof admitTool>> | null = null;
   let target: { server: McpServerEntry; tool: string } | null = null;
   try {
-    target = await resolveTool(caller, name);
+    target = await resolve();
     const price = toolPrice(target.server, target.tool);
     admitted = await admitTool(ctx, caller, price);
     const { server, tool } = target;

@@ -24,13 +24,18 @@ function codeOf(status: number): number {
   return ErrorCode.InternalError;
 }
 
+export type RpcError = Error & { code: number; data?: unknown };
+
+/** An error the SDK answers as `{code, message, data}` (an McpError would prefix its message with "MCP error <code>:"). */
+const rpc = (code: number, message: string, data?: unknown): RpcError => Object.assign(new Error(message), { code, data });
+
 /** What a handler throws to the SDK, which answers it as the request's JSON-RPC error. */
-export function toMcpError(err: unknown): McpError {
-  if (err instanceof McpError) return err;
+export function toMcpError(err: unknown): RpcError {
+  if (err instanceof McpError) return rpc(err.code, err.message.replace(/^MCP error -?\d+: /, ""), err.data);
   if (err instanceof GatewayError) {
     const data: Record<string, unknown> = { status: err.status, code: err.code, type: err.type };
     if (err.detail.retryAfter !== undefined) data.retry_after = err.detail.retryAfter;
-    return new McpError(codeOf(err.status), err.message, data);
+    return rpc(codeOf(err.status), err.message, data);
   }
-  return new McpError(ErrorCode.InternalError, "The gateway failed to serve this request.", { status: 500, code: "internal_error" });
+  return rpc(ErrorCode.InternalError, "The gateway failed to serve this request.", { status: 500, code: "internal_error" });
 }

@@ -17,9 +17,9 @@ function rootCause(err: unknown): unknown {
 }
 
 export function upstreamFailure(serverName: string, err: unknown): GatewayError {
-  const cause = rootCause(err);
-  if (cause instanceof GatewayError) return cause;
-  if (err instanceof GatewayError) return err;
+  // The outbound guard's refusals (refused address, unreachable, too large, timed out) keep their code.
+  const guard = [err, rootCause(err)].find((e): e is GatewayError => e instanceof GatewayError);
+  if (guard) return new GatewayError({ status: guard.status, code: guard.code, message: `The MCP server \`${serverName}\` could not be reached: ${guard.message}`, cause: err });
   const status = transportStatus(err);
   const why = status ? `it answered HTTP ${status}` : err instanceof Error ? err.message : String(err);
   const timedOut = /timed? ?out/i.test(why);

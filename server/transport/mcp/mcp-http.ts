@@ -46,7 +46,7 @@ async function callerOf(call: IncomingCall): Promise<{ principal: Principal; aut
     { bearer: () => bearer, authorization, payment: call.header("payment-signature"), resource: () => call.selfOrigin() + MCP_PATH },
     { spends: false, permission: "mcp", method: call.method, path: MCP_PATH },
   );
-  return { principal, authorization: bearer ? `Bearer ${bearer}` : null };
+  return { principal, authorization: bearer };
 }
 
 /** The web Request the SDK's transport reads: the headers it checks; the body is handed over parsed. */
