@@ -76,6 +76,28 @@ describe("minting never escalates", () => {
     expect((await mint(secret, { plan: chatOnly.id, subject: "u" })).status).toBe(200);
   });
 
+  it("a key limited to some MCP tools mints only for a plan whose tool patterns lie within its own, and the plan shows them", async () => {
+    const { workspace } = await newWorkspace("5");
+    const everyTool = await createPlan(workspace.id, { name: "every tool" });
+    const wider = await createPlan(workspace.id, { name: "github and slack", tools: ["github__*", "slack__*"] });
+    const within = await createPlan(workspace.id, { name: "github reads", tools: ["github__get*", "github__list_issues", "github__get*"] });
+    expect(within.tools).toEqual(["github__get*", "github__list_issues"]);
+    expect(everyTool.tools).toEqual([]);
+    const { key, secret } = await keyWith({ permissions: ["mcp", "sessions", "text"], tools: ["github__*"] }, workspace.id);
+    expect(key).toMatchObject({ permissions: ["text", "sessions", "mcp"], tools: ["github__*"] });
+    const before = await sessionsOf(workspace.id);
+    for (const plan of [everyTool, wider]) {
+      const refused = await mint(secret, { plan: plan.id, subject: "u" });
+      expect(refused.status, plan.name).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: "plan_not_allowed", type: "permission_error" });
+    }
+    expect((await mint(secret, { plan: wider.id, subject: "u" })).body.error.message).toContain("`slack__*`");
+    expect(await sessionsOf(workspace.id)).toBe(before);
+    const minted = await mint(secret, { plan: within.id, subject: "u" });
+    expect(minted.status).toBe(200);
+    expect(decodeJwt(minted.body.token as string).gw_permissions).toEqual(["text", "mcp"]);
+  });
+
   it("a key with a spend limit mints nothing (what tokens spend is not counted against its limit): 403 plan_not_allowed, nothing written", async () => {
     const { workspace } = await newWorkspace("5");
     const plan = await createPlan(workspace.id, { name: "capped", models: [CHAT], daily_cap: "1" });
