@@ -24,6 +24,7 @@ import type { ToolCaller } from "./tool-caller";
 
 export type { ToolCaller };
 import { toolFilterFor, toolNotAllowed, unknownTool } from "./tool-access";
+import { paymentRequiredResult, withPaymentResponse, x402Metering } from "./tool-payment";
 
 export type ToolCallDone = { result: CallToolResult; requestId: string; cost: string | null; server: McpServerEntry; tool: string };
 
@@ -37,8 +38,9 @@ export async function resolveTool(caller: Pick<ToolCaller, "principal">, name: s
   return { server, tool: split.tool };
 }
 
-async function admitTool(ctx: CallContext<Principal>, caller: ToolCaller, price: string | null): Promise<{ metering: Metering | null; endFree: (() => void) | null }> {
+async function admitTool(ctx: CallContext<Principal>, caller: ToolCaller, name: string, price: string | null, payment: unknown): Promise<{ metering: Metering | null; endFree: (() => void) | null }> {
   if (!price) return { metering: null, endFree: await admitFree(ctx) };
+  if (ctx.principal.kind === "x402") return { metering: await x402Metering(ctx, name, price, payment), endFree: null };
   // A key at its spend limit may list tools, not buy them (its record is cached: no round trip).
   await caller.checkSpend?.();
   const metering = await admitSpend(ctx, { endpoint: "mcp.tools", model: null, maxCost: money(price) });
@@ -64,8 +66,8 @@ function withSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
  * (404 unknown tool, 403 not allowed, 402, 429) or the server could not be reached (502, 504),
  * and the MCP error the server answered (McpError); a result with `isError` is returned (free).
  */
-export function callTool(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined): Promise<ToolCallDone> {
-  return runToolCall(caller, name, args, () => resolveTool(caller, name));
+export function callTool(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined, payment?: unknown): Promise<ToolCallDone> {
+  return runToolCall(caller, name, args, payment, () => resolveTool(caller, name));
 }
 
 /**
@@ -73,28 +75,34 @@ export function callTool(caller: ToolCaller, name: string, args: Record<string, 
  * by its label, or one named by URL that the workspace allows): the caller's tool list applies to
  * that name, and the server's prices, as on /mcp.
  */
-export function callServerTool(caller: ToolCaller, server: McpServerEntry, tool: string, args: Record<string, unknown> | undefined): Promise<ToolCallDone> {
+export function callServerTool(caller: ToolCaller, server: McpServerEntry, tool: string, args: Record<string, unknown> | undefined, payment?: unknown): Promise<ToolCallDone> {
   const name = qualifiedName(server.name, tool);
-  return runToolCall(caller, name, args, async () => {
+  return runToolCall(caller, name, args, payment, async () => {
     if (!(await toolFilterFor(caller.principal))(name)) throw toolNotAllowed(name);
     return { server, tool };
   });
 }
 
-async function runToolCall(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined, resolve: () => Promise<{ server: McpServerEntry; tool: string }>): Promise<ToolCallDone> {
+async function runToolCall(
+  caller: ToolCaller,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  payment: unknown,
+  resolve: () => Promise<{ server: McpServerEntry; tool: string }>,
+): Promise<ToolCallDone> {
   const startedAt = performance.now();
   const createdAt = new Date();
   const requestId = newRequestId();
   const ctx: CallContext<Principal> = { principal: caller.principal, requestId, outcome: {} };
   const m = metrics();
-  const log = (status: number, errorCode: string | null, cost: string | null, result?: unknown, server?: McpServerEntry) =>
-    logToolCall({ caller, requestId, createdAt, name, server: server ?? null, status, errorCode, durationMs: performance.now() - startedAt, cost, args, result });
+  const log = (status: number, errorCode: string | null, cost: string | null, result?: unknown, server?: McpServerEntry, payer?: string) =>
+    logToolCall({ caller, requestId, createdAt, name, server: server ?? null, status, errorCode, durationMs: performance.now() - startedAt, cost, args, result, payer });
   let admitted: Awaited<ReturnType<typeof admitTool>> | null = null;
   let target: { server: McpServerEntry; tool: string } | null = null;
   try {
     target = await resolve();
     const price = toolPrice(target.server, target.tool);
-    admitted = await admitTool(ctx, caller, price);
+    admitted = await admitTool(ctx, caller, name, price, payment);
     const { server, tool } = target;
     const result = (await withSpan(name, () =>
       withUpstream(server, caller.holder, caller.store, (u) => u.client.callTool({ name: tool, arguments: args ?? {} }, undefined, { timeout: env.MCP_TOOL_TIMEOUT_MS })),
@@ -110,11 +118,18 @@ async function runToolCall(caller: ToolCaller, name: string, args: Record<string
     await recordCall(admitted.metering, { modelId: `mcp:${name}`, nodeId: null, started: startedAt }, { cost: money(price) });
     m.mcpToolCalls.inc({ via: caller.via, outcome: "ok" });
     const cost = money(price).toFixed();
-    await log(200, null, cost, result, server);
-    return { result, requestId, cost, server, tool };
+    await log(200, null, cost, result, server, ctx.outcome.payment?.payer);
+    return { result: withPaymentResponse(result, ctx), requestId, cost, server, tool };
   } catch (err) {
     if (admitted?.metering) release(admitted.metering);
     admitted?.endFree?.();
+    // An x402 caller without a payment (or with one refused) is told what the call accepts, in a tool result.
+    const asked = paymentRequiredResult(err);
+    if (asked && target) {
+      m.mcpToolCalls.inc({ via: caller.via, outcome: "refused" });
+      await log(402, (err as GatewayError).code, null, undefined, target.server);
+      return { result: asked, requestId, cost: null, server: target.server, tool: target.tool };
+    }
     const status = err instanceof GatewayError ? err.status : 502;
     m.mcpToolCalls.inc({ via: caller.via, outcome: status >= 500 ? "unavailable" : status < 500 && err instanceof GatewayError ? "refused" : "tool_error" });
     await log(err instanceof GatewayError ? err.status : 200, err instanceof GatewayError ? err.code : "mcp_error", null, undefined, target?.server);

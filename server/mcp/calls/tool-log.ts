@@ -24,6 +24,8 @@ export type ToolLogEntry = {
   cost: string | null;
   args: unknown;
   result: unknown;
+  /** The wallet that paid (x402). */
+  payer?: string;
 };
 
 export async function logToolCall(e: ToolLogEntry): Promise<void> {
@@ -50,7 +52,7 @@ export async function logToolCall(e: ToolLogEntry): Promise<void> {
     apiKeyId: p.keyId,
     planId: p.kind === "api_key" || p.kind === "session" ? p.planId : null,
     subject: p.kind === "session" ? p.subject : null,
-    payer: null,
+    payer: e.payer ?? null,
     status: e.status,
     errorCode: e.errorCode,
     durationMs: e.durationMs,

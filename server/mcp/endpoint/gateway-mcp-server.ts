@@ -16,6 +16,7 @@ import {
 import type { Principal } from "../../identity/principal";
 import { callTool, type ToolCaller } from "../calls/tool-call";
 import { toolFilterFor, unknownTool, type ToolFilter } from "../calls/tool-access";
+import { PAYMENT_META } from "../calls/tool-payment";
 import { serversFor } from "../registry/registry-cache";
 import { qualifiedName, splitQualified, type McpServerEntry } from "../server-def";
 import { withUpstream } from "../upstream/upstream-pool";
@@ -63,7 +64,7 @@ export function gatewayMcpServer(caller: ToolCaller): Server {
   });
   server.setRequestHandler(ListToolsRequestSchema, () => handled(async () => ({ tools: listedTools(await offered(caller.principal)) })));
   server.setRequestHandler(CallToolRequestSchema, (req) =>
-    handled(async () => (await callTool(caller, req.params.name, req.params.arguments)).result as CallToolResult),
+    handled(async () => (await callTool(caller, req.params.name, req.params.arguments, req.params._meta?.[PAYMENT_META])).result as CallToolResult),
   );
   server.setRequestHandler(ListPromptsRequestSchema, () =>
     handled(async () => {

@@ -44,7 +44,8 @@ async function callerOf(call: IncomingCall): Promise<{ principal: Principal; aut
   const bearer = credentialOf(authorization, call.header("x-api-key"));
   const principal = await authenticate(
     { bearer: () => bearer, authorization, payment: call.header("payment-signature"), resource: () => call.selfOrigin() + MCP_PATH },
-    { spends: false, permission: "mcp", method: call.method, path: MCP_PATH },
+    // With x402 on, a caller without a credential pays each priced tool call (mcp/calls/tool-payment.ts).
+    { spends: false, permission: "mcp", method: call.method, path: MCP_PATH, x402: "exact" },
   );
   return { principal, authorization: bearer };
 }
