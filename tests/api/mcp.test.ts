@@ -9,6 +9,9 @@ import { cliActor } from "../../server/audit/actor";
 import { createKey } from "../../server/identity/keys/create-key";
 import { db } from "../../server/infra/db/client";
 import { addServer, setToolPrice } from "../../server/mcp/registry/registry-store";
+import { createPlan } from "../../server/identity/plans/manage-plans";
+import { logBody } from "../../server/request-log/capture/body-store";
+import { setCaptureSettings } from "../../server/request-log/capture/capture-settings";
 import { newWorkspace, until } from "../helpers";
 import { startStandInMcpServer, type StandInMcpServer } from "../mcp-fixtures";
 import { mcpClient, mcpPost } from "../mcp-client";
@@ -199,6 +202,51 @@ describe("/mcp: the request log", () => {
     expect(rows[0]!.durationMs).toBeGreaterThanOrEqual(0);
     // A tool the server did not list is refused before anything is sent.
     expect(rows[1]).toMatchObject({ model: "kit__nope", status: 404, errorCode: "tool_not_found" });
+    await mcp.close();
+  });
+});
+
+describe("/mcp: capture and limits", () => {
+  it("keeps a tool call's arguments and result only when the workspace captures bodies, redacted", async () => {
+    const { workspace, secret } = await toolsWorkspace();
+    const mcp = await mcpClient(secret);
+    await mcp.client.callTool({ name: "kit__echo", arguments: { text: "not kept acct-111111" } });
+    await setCaptureSettings(workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
+    await until(() => mcp.client.callTool({ name: "kit__echo", arguments: { text: "kept acct-222222 sk-live0123456789abcdefghij" } }).then(() => db.requestLog.count({ where: { workspaceId: workspace.id, captured: true } })), (n) => n > 0, 10_000);
+    const rows = await db.requestLog.findMany({ where: { workspaceId: workspace.id, route: "/mcp/tools/call" }, orderBy: { createdAt: "asc" } });
+    expect(rows[0]!.captured).toBe(false);
+    const kept = rows.find((r) => r.captured)!;
+    const { value: body } = await until(() => logBody(workspace.id, kept.id, kept.createdAt), (b) => b !== null, 5000);
+    expect(body!.request).toContain("kept [redacted]");
+    expect(body!.request).not.toContain("acct-222222");
+    expect(body!.request).not.toContain("sk-live0123456789abcdefghij");
+    expect(body!.response).toContain('"type":"text"');
+    expect(body!.response).not.toContain("acct-222222");
+    await mcp.close();
+  });
+
+  it("a key's plan rate limit counts tool calls: past it, a JSON-RPC error (-32029) and the server is not called", async () => {
+    const { workspace } = await toolsWorkspace();
+    const plan = await createPlan(workspace.id, { name: "two-per-minute", rpm: 2 });
+    const { secret } = await db.$transaction((tx) => createKey(tx, { workspaceId: workspace.id, name: "limited", planId: plan.id }));
+    const mcp = await mcpClient(secret);
+    await mcp.client.callTool({ name: "kit__echo", arguments: { text: "1" } });
+    await mcp.client.callTool({ name: "kit__echo", arguments: { text: "2" } });
+    const before = standIn.calls.length;
+    const err = await rpcError(mcp.client.callTool({ name: "kit__echo", arguments: { text: "3" } }));
+    expect(err.code).toBe(-32029);
+    expect(err.data).toMatchObject({ status: 429 });
+    expect(standIn.calls.length).toBe(before);
+    await mcp.close();
+  });
+
+  it("a plan's tool list applies to its keys", async () => {
+    const { workspace } = await toolsWorkspace();
+    const plan = await createPlan(workspace.id, { name: "adders", tools: ["kit__add"] });
+    const { secret } = await db.$transaction((tx) => createKey(tx, { workspaceId: workspace.id, name: "on plan", planId: plan.id }));
+    const mcp = await mcpClient(secret);
+    expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(["kit__add"]);
+    expect((await rpcError(mcp.client.callTool({ name: "kit__echo", arguments: { text: "no" } }))).code).toBe(-32003);
     await mcp.close();
   });
 });
