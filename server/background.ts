@@ -17,6 +17,7 @@ import { replaySpools, spoolDir } from "./ledger/spool-replay";
 import { UsageSpool } from "./ledger/usage-spool";
 import { usageWriter } from "./ledger/usage-writer";
 import { startLogMaintenance, useRequestLogSpool } from "./request-log/start";
+import { sweepIdleSessions } from "./mcp/endpoint/sessions";
 
 const log = logFor("background");
 
@@ -100,6 +101,8 @@ export function startBackground(): void {
   const sweep = () => void sweepInterruptedResponses().catch((err) => log.error({ err }, "response sweep failed"));
   sweep();
   timers.push(setInterval(sweep, SWEEP_INTERVAL_MS).unref());
+  // /mcp sessions unused for MCP_SESSION_IDLE_SECONDS (already refused): their rows go every 10 minutes.
+  timers.push(setInterval(() => void sweepIdleSessions().catch((err) => log.error({ err }, "MCP session sweep failed")), 10 * 60_000).unref());
   // Image links expire after IMAGE_URL_TTL_SECONDS; the images behind them go soon after.
   timers.push(
     setInterval(
