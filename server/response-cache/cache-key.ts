@@ -10,6 +10,8 @@ const LABELS = new Set(["user", "metadata", "safety_identifier", "prompt_cache_k
 /** Why a call of a cached operation is not cached whatever the directive (null: it may be). */
 export function notCacheable(opId: string, input: Record<string, unknown>): string | null {
   if (opId === "responses.create" && (input.previous_response_id || input.background || input.conversation)) return "stateful";
+  // A response with `mcp` tools calls them: its answer is never served again without them.
+  if (opId === "responses.create" && Array.isArray(input.tools) && input.tools.some((t) => (t as { type?: unknown } | null)?.type === "mcp")) return "mcp tools";
   return null;
 }
 

@@ -39,10 +39,37 @@ const ZStoredFunctionCallOutput = z.strictObject({
   status: itemStatus,
 });
 
-/** An output item of a response: the assistant's message, or a tool call. */
+const ZMcpListTools = z.strictObject({
+  id: z.string(),
+  type: z.literal("mcp_list_tools"),
+  server_label: z.string(),
+  tools: z.array(z.strictObject({ name: z.string(), description: z.string().nullable(), input_schema: z.unknown(), annotations: z.unknown() })),
+  error: z.string().nullable().describe("Why the server's tools could not be listed"),
+});
+
+const ZMcpCall = z.strictObject({
+  id: z.string(),
+  type: z.literal("mcp_call"),
+  server_label: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  output: z.string().nullable(),
+  error: z.string().nullable().describe("The server's error, the tool's (a result with isError), or why the gateway did not run the call"),
+  approval_request_id: z.string().nullable(),
+  status: z.enum(["in_progress", "completed", "failed"]),
+});
+
+const ZMcpApprovalRequest = z.strictObject({ id: z.string(), type: z.literal("mcp_approval_request"), server_label: z.string(), name: z.string(), arguments: z.string() });
+
+const ZMcpApprovalResponse = z.strictObject({ id: z.string(), type: z.literal("mcp_approval_response"), approval_request_id: z.string(), approve: z.boolean(), reason: z.string().nullable() });
+
+/** An output item of a response: the assistant's message, a tool call, or an `mcp` tool's items. */
 export const ZOutputItem = z.discriminatedUnion("type", [
   z.strictObject({ id: z.string(), type: z.literal("message"), role: z.literal("assistant"), status: itemStatus, content: z.array(ZOutputText) }),
   ZStoredFunctionCall,
+  ZMcpListTools,
+  ZMcpCall,
+  ZMcpApprovalRequest,
 ]);
 
 /**
@@ -54,6 +81,10 @@ export const ZStoredInputItem = z.union([
   z.strictObject({ id: z.string(), type: z.literal("message"), role: z.literal("assistant"), status: itemStatus, content: z.array(z.union([ZOutputText, ZRefusal])) }),
   ZStoredFunctionCall,
   ZStoredFunctionCallOutput,
+  ZMcpListTools,
+  ZMcpCall,
+  ZMcpApprovalRequest,
+  ZMcpApprovalResponse,
 ]);
 
 export const ZResponsesUsage = z.strictObject({
@@ -66,6 +97,19 @@ export const ZResponsesUsage = z.strictObject({
 
 const functionName = z.string();
 
+const ZToolFilter = z.strictObject({ tool_names: z.array(z.string()).optional(), read_only: z.boolean().optional() });
+
+/** An `mcp` tool as the response gives it back: its headers' names only. */
+const ZMcpToolObject = z.strictObject({
+  type: z.literal("mcp"),
+  server_label: z.string(),
+  server_url: z.string().nullable(),
+  allowed_tools: z.union([z.array(z.string()), ZToolFilter]).nullable(),
+  require_approval: z.union([z.enum(["always", "never"]), z.strictObject({ always: ZToolFilter.optional(), never: ZToolFilter.optional() })]),
+  headers: z.record(z.string(), z.string()).nullable().describe("Each value `<redacted>`"),
+  server_description: z.string().nullable(),
+});
+
 /** The Response object the gateway builds from what is stored (every field of OpenAI's). */
 export const ZResponseObject = z.strictObject({
   id: z.string(),
@@ -75,7 +119,7 @@ export const ZResponseObject = z.strictObject({
   status: z.enum(["queued", "in_progress", "completed", "incomplete", "failed", "cancelled"]),
   background: z.boolean(),
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
-  incomplete_details: z.strictObject({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
+  incomplete_details: z.strictObject({ reason: z.enum(["max_output_tokens", "content_filter", "max_tool_calls"]) }).nullable(),
   instructions: z.string().nullable(),
   max_output_tokens: z.number().int().nullable(),
   max_tool_calls: z.number().int().nullable(),
@@ -97,13 +141,16 @@ export const ZResponseObject = z.strictObject({
   }),
   tool_choice: z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: functionName })]),
   tools: z.array(
-    z.strictObject({
-      type: z.literal("function"),
-      name: functionName,
-      description: z.string().nullable(),
-      parameters: z.record(z.string(), z.unknown()).nullable(),
-      strict: z.boolean(),
-    }),
+    z.discriminatedUnion("type", [
+      z.strictObject({
+        type: z.literal("function"),
+        name: functionName,
+        description: z.string().nullable(),
+        parameters: z.record(z.string(), z.unknown()).nullable(),
+        strict: z.boolean(),
+      }),
+      ZMcpToolObject,
+    ]),
   ),
   top_logprobs: z.number().int(),
   top_p: z.number(),

@@ -16,7 +16,8 @@ import { randomBase62 } from "../../kernel/ids";
 import { runInBackground } from "./background";
 import { conversationContext, conversationIdOf, ConversationTurn } from "./conversation-turn";
 import { normalizeInput, type Item } from "./items";
-import { toResponseObject, type ResponseState } from "./response-object";
+import { mcpModelCall, usesMcp } from "./mcp-response";
+import { openState, toResponseObject } from "./response-object";
 import type { ResponseCreate } from "./schema";
 import { conversationUpTo, deleteStoredResponse, insertResponse } from "./store";
 import { streamResponse } from "./stream-response";
@@ -58,9 +59,12 @@ export async function createResponse(ctx: CallContext, request: ResponseCreate):
   const inputItems = normalizeInput(req.input);
   // An unknown (or another workspace's) conversation is refused here, before the call is admitted: nothing is charged.
   const conversationId = conversationIdOf(req.conversation);
-  const chatRequest = toChatRequest(req, [...(await history(workspaceId, req.previous_response_id, conversationId)), ...inputItems]);
-  assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
+  const past = await history(workspaceId, req.previous_response_id, conversationId);
   const id = (ctx.responseId ??= `resp_${randomBase62(24)}`);
+  // `mcp` tools: the gateway runs the tool loop (mcp-response.ts).
+  if (usesMcp(req, inputItems)) return mcpModelCall(ctx, { req, row, past, inputItems, id, conversationId });
+  const chatRequest = toChatRequest(req, [...past, ...inputItems]);
+  assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
   // The usage event's id is the response id: one charge per response. The reservation is held
   // until that charge commits (for background and streamed responses, after the call returns).
   const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id };
@@ -78,22 +82,7 @@ async function respond(
 ): Promise<Record<string, unknown> | EventStream> {
   const { ctx } = metering;
   const workspaceId = ctx.principal.workspaceId;
-  const state: ResponseState = {
-    id: metering.eventId,
-    modelId: row.id,
-    status: "in_progress",
-    background: req.background === true,
-    store: req.store !== false,
-    previousResponseId: req.previous_response_id ?? null,
-    request: req,
-    output: [],
-    usage: null,
-    error: null,
-    incompleteDetails: null,
-    metadata: req.metadata ?? {},
-    createdAt: new Date(),
-    completedAt: null,
-  };
+  const state = openState(metering.eventId, row.id, req);
 
   if (state.background) {
     state.status = "queued";

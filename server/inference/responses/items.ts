@@ -1,7 +1,12 @@
 // Conversation items of the responses API, and their translation to chat messages for nodes
 // that only speak chat completions.
+import type { z } from "zod";
 import { randomBase62 } from "../../kernel/ids";
-import type { InputItem } from "./schema";
+import { isMcpItem, mcpChatItems, normalizeMcpItem, type McpItem } from "./mcp-items";
+import type { McpInputItem } from "./mcp-schema";
+import type { InputItem, ZMessageItem } from "./schema";
+
+type MessageInput = z.infer<typeof ZMessageItem>;
 
 type Part = Record<string, unknown> & { type: string };
 /** An output item's status: incomplete when the response ended early (max_output_tokens). */
@@ -9,7 +14,7 @@ export type ItemStatus = "in_progress" | "completed" | "incomplete";
 export type MessageItem = { id: string; type: "message"; role: string; status: ItemStatus; content: Part[] };
 export type FunctionCallItem = { id: string; type: "function_call"; call_id: string; name: string; arguments: string; status: ItemStatus };
 export type FunctionCallOutputItem = { id: string; type: "function_call_output"; call_id: string; output: string; status: "completed" };
-export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem;
+export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | McpItem;
 
 export const itemId = (prefix: "msg" | "fc" | "fco") => `${prefix}_${randomBase62(24)}`;
 
@@ -52,14 +57,19 @@ export function normalizeInput(input: string | InputItem[]): Item[] {
     if (item.type === "function_call_output") {
       return { id: item.id ?? itemId("fco"), type: "function_call_output", call_id: item.call_id, output: item.output, status: "completed" };
     }
+    if (isMcpItem(item as { type: string })) return normalizeMcpItem(item as McpInputItem);
     if (!("role" in item)) throw new Error("unreachable: an input item without a role");
-    const textType = item.role === "assistant" ? "output_text" : "input_text";
-    const content: Part[] =
-      typeof item.content === "string"
-        ? [textType === "output_text" ? outputText(item.content) : { type: textType, text: item.content }]
-        : (item.content as Part[]);
-    return { id: item.id ?? itemId("msg"), type: "message", role: item.role, status: "completed", content };
+    return messageItem(item as MessageInput);
   });
+}
+
+function messageItem(item: MessageInput): Item {
+  const textType = item.role === "assistant" ? "output_text" : "input_text";
+  const content: Part[] =
+    typeof item.content === "string"
+      ? [textType === "output_text" ? outputText(item.content) : { type: textType, text: item.content }]
+      : (item.content as Part[]);
+  return { id: item.id ?? itemId("msg"), type: "message", role: item.role, status: "completed", content };
 }
 
 function chatContent(parts: Part[]): string | Record<string, unknown>[] {
@@ -74,7 +84,8 @@ function chatContent(parts: Part[]): string | Record<string, unknown>[] {
 /** Items in conversation order to chat messages; consecutive function calls form one assistant turn. */
 export function toChatMessages(items: Item[]): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = [];
-  for (const item of items) {
+  // MCP items are told to the node as the function calls and results they stand for.
+  for (const item of items.flatMap((i) => (isMcpItem(i) ? mcpChatItems(i, items) : [i]))) {
     if (item.type === "message") {
       messages.push({ role: item.role, content: chatContent(item.content) });
     } else if (item.type === "function_call") {

@@ -14,6 +14,8 @@ import { EventStream } from "../../kernel/event-stream";
 import { GatewayError } from "../../kernel/errors";
 import { eventPayload, itemEvents, lifecycle, terminal, type ResponseEvent } from "./events";
 import { wireItem } from "./items";
+import { mcpItemEvents } from "./mcp-events";
+import { isMcpItem } from "./mcp-items";
 import type { ResponseState } from "./response-object";
 import { findResponse, OPEN, settledHereOrAfter } from "./store";
 
@@ -25,7 +27,7 @@ const FOLLOW_LIMIT_MS = 60 * 60_000;
 
 /** The events of a finished response after its opening ones: its output, then its terminal event. */
 function closingEvents(s: ResponseState): ResponseEvent[] {
-  const events = s.output.map(wireItem).flatMap((item, index) => itemEvents(index, item));
+  const events = s.output.map(wireItem).flatMap((item, index) => (isMcpItem(item) ? mcpItemEvents(index, item) : itemEvents(index, item)));
   const last = terminal(s);
   return last ? [...events, last] : events;
 }

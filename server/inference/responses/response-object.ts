@@ -1,6 +1,7 @@
 // The Response object (part 2.4; every field OpenAI's Response object has) built from what is stored.
 import { conversationIdOf } from "./conversation-turn";
 import { wireItem, type Item } from "./items";
+import { mcpToolObject } from "./mcp-policy";
 import type { ResponseCreate } from "./schema";
 import type { ResponsesUsage } from "./translate";
 
@@ -22,6 +23,26 @@ export type ResponseState = {
   createdAt: Date;
   completedAt: Date | null;
 };
+
+/** A response as it opens: in progress, nothing answered yet. */
+export function openState(id: string, modelId: string, req: ResponseCreate): ResponseState {
+  return {
+    id,
+    modelId,
+    status: "in_progress",
+    background: req.background === true,
+    store: req.store !== false,
+    previousResponseId: req.previous_response_id ?? null,
+    request: req,
+    output: [],
+    usage: null,
+    error: null,
+    incompleteDetails: null,
+    metadata: req.metadata ?? {},
+    createdAt: new Date(),
+    completedAt: null,
+  };
+}
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -45,7 +66,7 @@ export function toResponseObject(s: ResponseState): Record<string, unknown> {
     incomplete_details: s.incompleteDetails,
     instructions: r.instructions ?? null,
     max_output_tokens: r.max_output_tokens ?? null,
-    max_tool_calls: null,
+    max_tool_calls: r.max_tool_calls ?? null,
     model: s.modelId,
     output: s.output.map(wireItem),
     parallel_tool_calls: r.parallel_tool_calls ?? true,
@@ -57,7 +78,9 @@ export function toResponseObject(s: ResponseState): Record<string, unknown> {
     temperature: r.temperature ?? 1,
     text: { format },
     tool_choice: r.tool_choice ?? "auto",
-    tools: (r.tools ?? []).map((t) => ({ type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true })),
+    tools: (r.tools ?? []).map((t) =>
+      t.type === "mcp" ? mcpToolObject(t) : { type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true },
+    ),
     top_logprobs: 0,
     top_p: r.top_p ?? 1,
     truncation: r.truncation ?? "disabled",

@@ -1,6 +1,7 @@
 // The requests of the responses API (part 2.4 of the API reference, OpenAI's Responses API for
 // the rest): create, retrieve, list input items. What they are answered with is in answer-schema.ts.
 import { z } from "zod";
+import { ZMcpInputItem, ZMcpTool } from "./mcp-schema";
 
 const functionName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must be 1-64 letters, digits, underscores or dashes");
 
@@ -46,7 +47,7 @@ export const ZFunctionCallOutputItem = z.looseObject({
   output: z.string(),
 });
 
-export const ZInputItem = z.union([ZFunctionCallItem, ZFunctionCallOutputItem, ZMessageItem]);
+export const ZInputItem = z.union([ZFunctionCallItem, ZFunctionCallOutputItem, ZMcpInputItem, ZMessageItem]);
 export type InputItem = z.infer<typeof ZInputItem>;
 
 export const ZFunctionTool = z.looseObject({
@@ -76,7 +77,9 @@ export const ZResponseCreate = z
     temperature: z.number().min(0).max(2).nullable().optional(),
     top_p: z.number().min(0).max(1).nullable().optional(),
     max_output_tokens: z.number().int().min(16).nullable().optional(),
-    tools: z.array(ZFunctionTool).max(128).optional(),
+    tools: z.array(z.discriminatedUnion("type", [ZFunctionTool, ZMcpTool])).max(128).optional(),
+    /** The most MCP tool calls the gateway runs for this response (OpenAI's `max_tool_calls`). */
+    max_tool_calls: z.number().int().min(0).nullable().optional(),
     tool_choice: z
       .union([z.enum(["none", "auto", "required"]), z.object({ type: z.literal("function"), name: functionName })])
       .optional(),

@@ -19,6 +19,8 @@ export function toChatRequest(req: ResponseCreate, conversation: Item[]): Record
   // Instructions apply to this turn only; those of earlier turns are not carried over.
   if (req.instructions) messages.unshift({ role: "system", content: req.instructions });
   const format = req.text?.format;
+  // The `mcp` tools become function tools in the gateway's own loop (mcp-run.ts).
+  const functions = (req.tools ?? []).filter((t) => t.type === "function");
   return {
     model: req.model,
     messages,
@@ -27,8 +29,8 @@ export function toChatRequest(req: ResponseCreate, conversation: Item[]): Record
     ...(req.max_output_tokens != null && { max_completion_tokens: req.max_output_tokens }),
     ...(req.parallel_tool_calls != null && { parallel_tool_calls: req.parallel_tool_calls }),
     ...(req.user && { user: req.user }),
-    ...(req.tools?.length && {
-      tools: req.tools.map((t) => ({
+    ...(functions.length && {
+      tools: functions.map((t) => ({
         type: "function",
         function: { name: t.name, ...(t.description && { description: t.description }), ...(t.parameters && { parameters: t.parameters }), ...(t.strict != null && { strict: t.strict }) },
       })),
