@@ -12,7 +12,9 @@ import { addServer, setToolPrice } from "../../server/mcp/registry/registry-stor
 import { createPlan } from "../../server/identity/plans/manage-plans";
 import { logBody } from "../../server/request-log/capture/body-store";
 import { setCaptureSettings } from "../../server/request-log/capture/capture-settings";
-import { newWorkspace, until } from "../helpers";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { baseUrl, newWorkspace, until } from "../helpers";
 import { startStandInMcpServer, type StandInMcpServer } from "../mcp-fixtures";
 import { mcpClient, mcpPost } from "../mcp-client";
 
@@ -105,6 +107,40 @@ describe("/mcp: how the gateway reaches servers", () => {
       await mcp.close();
     } finally {
       await Promise.all([sse.close(), locked.close()]);
+    }
+  });
+});
+
+describe("/mcp: OAuth client credentials and session tokens", () => {
+  it("the gateway gets a token from the server's token endpoint (client credentials, Basic) and sends it; a session token calls /mcp under its plan's tools", async () => {
+    const seen: { authorization?: string; body: string }[] = [];
+    const tokens = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        seen.push({ authorization: req.headers.authorization, body });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "tok-123", token_type: "Bearer", expires_in: 3600 }));
+      });
+    });
+    await new Promise<void>((r) => tokens.listen(0, "127.0.0.1", r));
+    const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`;
+    const locked = await startStandInMcpServer({ requireHeader: { name: "authorization", value: "Bearer tok-123" } });
+    try {
+      const { workspace, secret } = await newWorkspace();
+      await addServer(actor, workspace.id, { name: "oauthed", url: locked.url, auth: { kind: "oauth", tokenUrl, clientId: "gw", clientSecret: "s3", scope: "tools" } });
+      expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from("gw:s3").toString("base64")}`);
+      expect(new URLSearchParams(seen[0]!.body).get("grant_type")).toBe("client_credentials");
+      const plan = await createPlan(workspace.id, { name: "oauth-plan", tools: ["oauthed__echo"] });
+      const minted = await fetch(`${baseUrl()}/v1/sessions`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ plan: plan.id, subject: "user-1" }) });
+      const { token } = (await minted.json()) as { token: string };
+      const mcp = await mcpClient(token);
+      expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(["oauthed__echo"]);
+      expect((await mcp.client.callTool({ name: "oauthed__echo", arguments: { text: "with a token" } })).content).toEqual([{ type: "text", text: "with a token" }]);
+      expect(locked.calls.at(-1)!.headers.authorization).toBe("Bearer tok-123");
+      await mcp.close();
+    } finally {
+      await locked.close();
+      tokens.close();
     }
   });
 });

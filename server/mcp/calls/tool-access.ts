@@ -25,3 +25,6 @@ export const toolNotAllowed = (name: string) =>
 
 export const unknownTool = (name: string) =>
   new GatewayError({ status: 404, code: "tool_not_found", message: `No tool \`${name}\`: tools are named <server>__<tool> after a server this workspace has (tools/list lists them).` });
+
+export const unknownResource = (uri: string) =>
+  new GatewayError({ status: 404, code: "resource_not_found", message: `No resource \`${uri}\` among the servers this caller may use (resources/list lists them).` });
