@@ -64,6 +64,8 @@ export type McpServerEntry = {
   pricePerCall: string | null;
   toolPrices: Readonly<Record<string, string>>;
   catalog: ServerCatalog | null;
+  /** Changes whenever the server's URL, transport or credentials do: connections opened before are not used after. */
+  revision?: string;
 };
 
 /** The price of one call of `tool` (a decimal string), or null when it is free. */

@@ -23,6 +23,7 @@ type Row = {
   pricePerCall: { toFixed(): string } | null;
   toolPrices: unknown;
   catalog: unknown;
+  updatedAt: Date;
 };
 
 function authOf(row: Row): ServerAuth {
@@ -50,6 +51,7 @@ export function entryOf(row: Row): McpServerEntry {
     pricePerCall: decimal(row.pricePerCall),
     toolPrices: prices,
     catalog: (row.catalog as ServerCatalog | null) ?? null,
+    revision: String(row.updatedAt.getTime()),
   };
 }
 

@@ -10,6 +10,7 @@ import { boundedLru } from "../../infra/cache/bounded-lru";
 import type { McpServerEntry } from "../server-def";
 import { connectUpstream, type Upstream, type UpstreamSession } from "./connect";
 import { transportStatus, upstreamFailure } from "./upstream-errors";
+import { dropToken } from "./oauth-token";
 
 /** Where a holder keeps the server sessions it opened (null: a holder that keeps none). */
 export type SessionStore = {
@@ -57,7 +58,7 @@ function connection(key: string, server: McpServerEntry, store: SessionStore | n
  * answered (McpError), or a GatewayError when it could not be reached.
  */
 export async function withUpstream<T>(server: McpServerEntry, holder: string, store: SessionStore | null, use: (u: Upstream) => Promise<T>): Promise<T> {
-  const key = `${holder}|${server.id}|${server.url}`;
+  const key = `${holder}|${server.id}|${server.revision ?? server.url}`;
   for (let attempt = 0; ; attempt++) {
     let upstream: Upstream;
     try {
@@ -73,6 +74,11 @@ export async function withUpstream<T>(server: McpServerEntry, holder: string, st
       open.delete(key);
       if (status === 404 && attempt === 0 && store && upstream.session) {
         await store.forget(server.id, upstream.session.sessionId);
+        continue;
+      }
+      // An access token the server no longer accepts: another one, once.
+      if (status === 401 && attempt === 0 && server.auth.kind === "oauth") {
+        dropToken(server.id);
         continue;
       }
       throw upstreamFailure(server.name, err);
