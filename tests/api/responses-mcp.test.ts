@@ -95,6 +95,19 @@ describe("responses API: mcp tools", () => {
     ]);
     expect(completed!.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
     expect((completed!.output[1] as OpenAI.Responses.ResponseOutputItem.McpCall).output).toEqual(expect.any(String));
+    // The stored response replays the same events (its text in one delta).
+    const replay: string[] = [];
+    for await (const e of await openai.responses.retrieve(completed!.id, { stream: true })) replay.push(e.type);
+    expect(replay.filter((t) => t !== "response.output_text.delta")).toEqual(mcpTypes);
+  });
+
+  it("bounded: a model that keeps calling tools gets 8 turns, the last without tools; max_tool_calls bounds the calls", async () => {
+    const { openai, workspace } = await kitWorkspace();
+    const r = await openai.responses.create({ model: MODEL, input: "use kit__echo", tools: [kit()], tool_choice: "required" });
+    expect(r.output.map((i) => i.type)).toEqual(["mcp_list_tools", ...Array<string>(7).fill("mcp_call"), "message"]);
+    expect((await usage(workspace.id)).map((e) => e.id).sort()).toEqual([r.id, ...[2, 3, 4, 5, 6, 7, 8].map((n) => `${r.id}:${n}`)].sort());
+    const capped = await openai.responses.create({ model: MODEL, input: "use kit__echo", tools: [kit()], tool_choice: "required", max_tool_calls: 2 } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(capped.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_call", "mcp_call", "message"]);
   });
 
   it("approval: the call waits for the client; approved, it runs and the model answers", async () => {
