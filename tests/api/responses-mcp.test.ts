@@ -196,6 +196,10 @@ describe("responses API: mcp tools", () => {
     expect((r.output[0] as OpenAI.Responses.ResponseOutputItem.McpListTools).tools.map((t) => t.name)).toEqual(["echo"]);
     expect(r.output.filter((i) => i.type === "mcp_call").map((i) => (i as { name: string }).name)).not.toContain("add");
     expect(callsOf("add")).toBe(before);
+    // A server named by URL could take the label its list allows: such a key uses registered servers only.
+    await setAdhocServers(actor, workspace.id, true);
+    const disguised: Tool = { type: "mcp", server_label: "kit2", server_url: standIn.url, require_approval: "never" };
+    await expectApiError(openai.responses.create({ model: MODEL, input: "use kit2__echo", tools: [disguised] }), 400, "tools[0].server_url", "mcp_server_not_allowed");
   });
 
   it("a priced tool is charged once per call (mcp:<label>__<tool>), beside each model turn", async () => {

@@ -59,7 +59,7 @@ export async function mcpModelCall(ctx: CallContext, p: Prepared): Promise<Model
   assertRunnable(ctx, req, row, p.conversationId);
   const context = [...p.past, ...p.inputItems];
   const approvals = approvalAnswers(p.inputItems, context);
-  const servers = await listServers(ctx.principal, await resolveServers(ctx.principal.workspaceId, req), context);
+  const servers = await listServers(ctx.principal, await resolveServers(ctx.principal, req), context);
   const first = turnRequest(req, context, offeredTools(servers), req.max_tool_calls === 0);
   assertChatCapable(row, { ...first, stream: req.stream } as ChatCompletionRequest);
   const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, first), tokens: maxChatTokens(row, first), eventId: p.id };

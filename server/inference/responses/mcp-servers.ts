@@ -9,7 +9,7 @@ import type { Principal } from "../../identity/principal";
 import { assertOutboundUrlAllowed } from "../../infra/net/outbound-policy";
 import { logFor } from "../../infra/telemetry/log";
 import { errors, GatewayError } from "../../kernel/errors";
-import { toolFilterFor } from "../../mcp/calls/tool-access";
+import { toolFilterFor, toolsRestricted } from "../../mcp/calls/tool-access";
 import { serverNamed } from "../../mcp/registry/registry-cache";
 import { mcpSettings } from "../../mcp/registry/registry-health";
 import { qualifiedName, type ListedTool, type McpServerEntry } from "../../mcp/server-def";
@@ -42,7 +42,8 @@ function adhocEntry(workspaceId: string, spec: McpTool): McpServerEntry {
 }
 
 /** The servers of the request's `mcp` tools; a 400 naming the tool's field when one may not be used. */
-export async function resolveServers(workspaceId: string, req: ResponseCreate): Promise<McpServerUse[]> {
+export async function resolveServers(principal: Principal, req: ResponseCreate): Promise<McpServerUse[]> {
+  const workspaceId = principal.workspaceId;
   const uses: McpServerUse[] = [];
   let adhoc: boolean | undefined;
   for (const [index, tool] of (req.tools ?? []).entries()) {
@@ -61,6 +62,9 @@ export async function resolveServers(workspaceId: string, req: ResponseCreate): 
     }
     if (!tool.server_url) {
       throw errors.invalidRequest(`No MCP server \`${tool.server_label}\` is registered for this workspace: register it (mcp add), or give its \`server_url\`.`, `${at}.server_label`, "mcp_server_not_found");
+    }
+    if (await toolsRestricted(principal)) {
+      throw notAllowed(`This credential may use some tools only, of registered servers: \`${tool.server_label}\` is not one (a server named by URL could take any label).`, `${at}.server_url`);
     }
     adhoc ??= (await mcpSettings(workspaceId)).adhoc_servers;
     if (!adhoc) {

@@ -8,12 +8,26 @@ import { GatewayError } from "../../kernel/errors";
 
 export type ToolFilter = (qualifiedName: string) => boolean;
 
+async function toolListsOf(p: Principal): Promise<{ grantTools: readonly string[] | null; planTools: readonly string[] | null }> {
+  const grantTools = p.kind === "api_key" || p.kind === "session" ? (p.grant?.tools ?? null) : null;
+  const planTools = (await accessOf(p)).plan?.tools;
+  return { grantTools: grantTools?.length ? grantTools : null, planTools: planTools?.length ? planTools : null };
+}
+
 /** Whether `p` may use each tool, by its qualified name. */
 export async function toolFilterFor(p: Principal): Promise<ToolFilter> {
-  const grantTools = p.kind === "api_key" || p.kind === "session" ? (p.grant?.tools ?? null) : null;
-  const planTools = (await accessOf(p)).plan?.tools ?? null;
-  if (!grantTools?.length && !planTools?.length) return () => true;
+  const { grantTools, planTools } = await toolListsOf(p);
+  if (!grantTools && !planTools) return () => true;
   return (name) => mayUseTool(grantTools, planTools, name);
+}
+
+/**
+ * Whether `p`'s key or plan limits it to some tools. Such a caller may use registered servers
+ * only: a server named by URL could take any label, and with it the names its list allows.
+ */
+export async function toolsRestricted(p: Principal): Promise<boolean> {
+  const { grantTools, planTools } = await toolListsOf(p);
+  return grantTools !== null || planTools !== null;
 }
 
 export const toolNotAllowed = (name: string) =>
