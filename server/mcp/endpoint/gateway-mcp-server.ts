@@ -1,7 +1,8 @@
-// The MCP server /mcp speaks, built per request with the official SDK's `Server` for the caller
-// it serves: the tools (and prompts and resources) of the servers its workspace has that the
-// caller may use, named `<server>__<tool>`, from the catalogs the registry keeps; calls are
+// The MCP server /mcp speaks, the official SDK's `Server`, one per process: for the caller each
+// request comes with, the tools (and prompts and resources) of the servers its workspace has that
+// the caller may use, named `<server>__<tool>`, from the catalogs the registry keeps; calls are
 // forwarded on the caller's session's server connections (calls/tool-call.ts).
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -64,26 +65,37 @@ async function handled<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The MCP server for one request of `caller`. */
-export function gatewayMcpServer(caller: ToolCaller): Server {
+/** The caller a request is served for: handed over with each message (local-transport.ts). */
+function callerOf(extra: { authInfo?: AuthInfo }): ToolCaller {
+  const caller = extra.authInfo?.extra?.caller as ToolCaller | undefined;
+  if (!caller) throw new Error("an MCP request without its caller");
+  return caller;
+}
+
+/**
+ * The MCP server /mcp speaks, one per process: every request is handed to it with its caller
+ * (local-transport.ts), whose servers and permissions its handlers read.
+ */
+export function gatewayMcpServer(): Server {
   const server = new Server(GATEWAY_SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } },
     instructions: "The tools of the MCP servers this workspace registered with the gateway, named <server>__<tool>.",
     jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => handled(async () => ({ tools: listedTools(await offered(caller.principal)) })));
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    handled(async () => (await callTool(caller, req.params.name, req.params.arguments, req.params._meta?.[PAYMENT_META])).result as CallToolResult),
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => handled(async () => ({ tools: listedTools(await offered(callerOf(extra).principal)) })));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    handled(async () => (await callTool(callerOf(extra), req.params.name, req.params.arguments, req.params._meta?.[PAYMENT_META])).result as CallToolResult),
   );
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
+  server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) =>
     handled(async () => {
-      const o = await offered(caller.principal);
+      const o = await offered(callerOf(extra).principal);
       const prompts = o.servers.filter((s) => mayUseServer(s, o.filter)).flatMap((s) => (s.catalog?.prompts ?? []).map((p) => ({ ...p, name: qualifiedName(s.name, p.name) })));
       return { prompts };
     }),
   );
-  server.setRequestHandler(GetPromptRequestSchema, (req) =>
+  server.setRequestHandler(GetPromptRequestSchema, (req, extra) =>
     handled(async () => {
+      const caller = callerOf(extra);
       const o = await offered(caller.principal);
       const split = splitQualified(req.params.name);
       const s = split && o.servers.find((x) => x.name === split.server && mayUseServer(x, o.filter));
@@ -91,15 +103,16 @@ export function gatewayMcpServer(caller: ToolCaller): Server {
       return withUpstream(s, caller.holder, caller.store, (u) => u.client.getPrompt({ name: split.tool, arguments: req.params.arguments }));
     }),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) =>
     handled(async () => {
-      const o = await offered(caller.principal);
+      const o = await offered(callerOf(extra).principal);
       const resources = o.servers.filter((s) => mayUseServer(s, o.filter)).flatMap((s) => (s.catalog?.resources ?? []).map((r) => ({ ...r, name: qualifiedName(s.name, r.name) })));
       return { resources };
     }),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
     handled(async () => {
+      const caller = callerOf(extra);
       const o = await offered(caller.principal);
       const s = o.servers.find((x) => mayUseServer(x, o.filter) && x.catalog?.resources.some((r) => r.uri === req.params.uri));
       if (!s) throw unknownResource(req.params.uri);

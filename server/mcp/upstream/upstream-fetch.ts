@@ -3,6 +3,7 @@
 // credentials added. Streamable HTTP's optional GET stream (server-initiated messages, which the
 // gateway does not relay) is answered 405 here without a request, as a server without one would;
 // the older HTTP+SSE transport's GET stream is the channel its answers come on, read as it arrives.
+import { createParser } from "eventsource-parser";
 import { env } from "../../infra/env";
 import { guardedFetch } from "../../infra/net/outbound-guard";
 import { injectTrace } from "../../infra/telemetry/tracing";
@@ -33,7 +34,7 @@ export function upstreamFetch(server: McpServerEntry): TransportFetch {
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(await authHeaders(server))) headers.set(name, value);
     injectTrace(headers);
-    return guardedFetch(url, {
+    const res = await guardedFetch(url, {
       method,
       headers,
       body: bodyOf(init.body),
@@ -41,5 +42,23 @@ export function upstreamFetch(server: McpServerEntry): TransportFetch {
       timeoutMs: env.MCP_TOOL_TIMEOUT_MS,
       stream: sse && method === "GET",
     });
+    return method === "POST" && !sse ? eventsAsJson(res) : res;
   };
+}
+
+/**
+ * A Streamable HTTP server may answer a POST with an event stream that ends with the answer; the
+ * guard has read it whole already, so its messages are handed to the SDK's client as JSON (one, or
+ * a batch), which it reads without running a stream parser per call.
+ */
+async function eventsAsJson(res: Response): Promise<Response> {
+  if (!res.headers.get("content-type")?.includes("text/event-stream")) return res;
+  const messages: unknown[] = [];
+  const parser = createParser({ onEvent: (e) => void ((e.event ?? "message") === "message" && e.data && messages.push(JSON.parse(e.data))) });
+  parser.feed(await res.text());
+  parser.reset({ consume: true });
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  return new Response(JSON.stringify(messages.length === 1 ? messages[0] : messages), { status: res.status, headers });
 }

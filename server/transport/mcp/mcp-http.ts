@@ -1,19 +1,28 @@
 // /mcp: the Model Context Protocol over Streamable HTTP, for both hosts (the node:http data plane
 // and the Next.js route handler). The credential is checked as on /v1 (a workspace API key or a
-// session token as Bearer; a restricted key needs the `mcp` group). Each request is answered by
-// the official SDK's Streamable HTTP transport, stateless, on an MCP server made for its caller
-// (mcp/endpoint/gateway-mcp-server.ts); the session around it is the gateway's own, kept in
+// session token as Bearer; a restricted key needs the `mcp` group). Streamable HTTP's checks (Accept,
+// Content-Type, MCP-Protocol-Version, the JSON-RPC shape) are made here as the SDK's server
+// transport makes them, and each message is answered by the process's one SDK `Server`
+// (mcp/endpoint/local-transport.ts), with JSON; the session around it is the gateway's own, kept in
 // PostgreSQL (mcp/endpoint/sessions.ts): `initialize` opens one and answers its id in
 // Mcp-Session-Id, every later request must carry it (400 without, 404 for one that ended or is
 // another credential's), DELETE ends it. GET (a stream of server-initiated messages) is 405: the
 // gateway sends none. Refusals are JSON-RPC errors with the HTTP status of the same refusal on /v1.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ErrorCode, isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  isInitializeRequest,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { env } from "../../infra/env";
 import { GatewayError } from "../../kernel/errors";
 import { newRequestId } from "../../kernel/ids";
 import type { Principal } from "../../identity/principal";
-import { gatewayMcpServer } from "../../mcp/endpoint/gateway-mcp-server";
+import { answerRequest, takeNotification } from "../../mcp/endpoint/local-transport";
 import { RPC_CODES, toMcpError } from "../../mcp/endpoint/rpc-errors";
 import { endSession, openSession, sessionFor, upstreamStore, type McpSessionRow } from "../../mcp/endpoint/sessions";
 import type { ToolCaller } from "../../mcp/calls/tool-call";
@@ -50,19 +59,22 @@ async function callerOf(call: IncomingCall): Promise<{ principal: Principal; aut
   return { principal, authorization: bearer };
 }
 
-/** The web Request the SDK's transport reads: the headers it checks; the body is handed over parsed. */
-function sdkRequest(call: IncomingCall): Request {
-  const headers = new Headers();
-  for (const name of ["accept", "content-type", "mcp-protocol-version"]) {
-    const value = call.header(name);
-    if (value) headers.set(name, value);
+/** A client that accepts no JSON: an Accept header naming neither application/json, text/event-stream nor a wildcard. */
+const refusesJson = (accept: string | undefined) => accept !== undefined && accept.trim() !== "" && !/application\/(json|\*)|text\/event-stream|\*\/\*/i.test(accept);
+
+/** Streamable HTTP's checks of a POST, as the SDK's server transport makes them; null when it may go on. */
+function httpRefusal(call: IncomingCall): Reply | null {
+  if (refusesJson(call.header("accept"))) return rpcError(406, ErrorCode.ConnectionClosed, "Not Acceptable: the client must accept application/json and text/event-stream.");
+  if (!/^application\/json\b/i.test(call.header("content-type") ?? "")) return rpcError(415, ErrorCode.ConnectionClosed, "Unsupported Media Type: Content-Type must be application/json.");
+  const version = call.header("mcp-protocol-version");
+  if (version && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return rpcError(400, ErrorCode.ConnectionClosed, `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}).`);
   }
-  return new Request(`http://gateway${MCP_PATH}`, { method: "POST", headers });
+  return null;
 }
 
-const initializeOf = (body: unknown) => (Array.isArray(body) ? body : [body]).find((m) => isInitializeRequest(m)) as Extract<JSONRPCMessage, { method: string }> | undefined;
-
-async function post(call: IncomingCall, principal: Principal, authorization: string | null): Promise<Reply> {
+/** The body's JSON-RPC messages, or the answer that refuses it. */
+async function messagesOf(call: IncomingCall): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Reply> {
   let body: unknown;
   try {
     body = parseJson(await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length")));
@@ -70,7 +82,21 @@ async function post(call: IncomingCall, principal: Principal, authorization: str
     if (err instanceof GatewayError && err.status === 413) return refusal(err);
     return rpcError(400, ErrorCode.ParseError, "Parse error: the body is not JSON.");
   }
-  const init = initializeOf(body);
+  const batch = Array.isArray(body);
+  const list = batch ? (body as unknown[]) : [body];
+  if (!list.length || !list.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: the body is not a JSON-RPC message (or a batch of them).");
+  const messages = list as JSONRPCMessage[];
+  if (batch && messages.some((m) => isInitializeRequest(m))) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch.");
+  return { messages, batch };
+}
+
+async function post(call: IncomingCall, principal: Principal, authorization: string | null): Promise<Reply> {
+  const refused = httpRefusal(call);
+  if (refused) return refused;
+  const read = await messagesOf(call);
+  if ("kind" in read) return read;
+  const { messages, batch } = read;
+  const init = messages.find((m) => isInitializeRequest(m)) as JSONRPCRequest | undefined;
   let session: McpSessionRow | null = null;
   if (!init) {
     const id = call.header("mcp-session-id");
@@ -80,32 +106,26 @@ async function post(call: IncomingCall, principal: Principal, authorization: str
   }
   const caller: ToolCaller = {
     principal,
-    holder: session?.id ?? `init:${newRequestId()}`,
+    holder: session?.id ?? "initialize",
     store: session ? upstreamStore(session) : null,
     via: "mcp",
     clientIp: call.clientIp?.() ?? null,
     userAgent: call.header("user-agent") ?? null,
     checkSpend: authorization ? async () => void (await authenticateBearer(authorization, true)) : undefined,
   };
-  const server = gatewayMcpServer(caller);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(sdkRequest(call), { parsedBody: body });
-    const text = response.status === 202 || response.status === 204 ? "" : await response.text();
-    const headers: Record<string, string> = {};
-    const type = response.headers.get("content-type");
-    if (type) headers["content-type"] = type;
-    if (init && response.ok) {
-      const answered = JSON.parse(text) as { result?: { protocolVersion?: string } };
-      const version = answered.result?.protocolVersion;
-      if (version) session = await openSession(principal, version, (init.params as { clientInfo?: unknown } | undefined)?.clientInfo);
-    }
+  const requests = messages.filter((m): m is JSONRPCRequest => isJSONRPCRequest(m));
+  for (const m of messages) if (isJSONRPCNotification(m)) takeNotification(m, caller);
+  const headers: Record<string, string> = {};
+  if (!requests.length) {
     if (session) headers["mcp-session-id"] = session.id;
-    return text ? { kind: "json", status: response.status, headers, body: text } : { kind: "empty", status: response.status, headers };
-  } finally {
-    void server.close();
+    return { kind: "empty", status: 202, headers };
   }
+  const answers = await Promise.all(requests.map((r) => answerRequest(r, caller)));
+  const version = init && (answers[0] as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+  if (init && typeof version === "string") session = await openSession(principal, version, (init.params as { clientInfo?: unknown } | undefined)?.clientInfo);
+  if (session) headers["mcp-session-id"] = session.id;
+  headers["content-type"] = "application/json";
+  return { kind: "json", status: 200, headers, body: JSON.stringify(batch ? answers : answers[0]) };
 }
 
 /** Answers one request to /mcp. Never throws. */
