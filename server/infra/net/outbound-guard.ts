@@ -7,7 +7,7 @@
 // here and handed back as a plain Response.
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { GatewayError } from "../../kernel/errors";
 import { logFor } from "../telemetry/log";
 import { addressRefusal, describeKind, normalHost } from "./address-policy";
@@ -86,6 +86,7 @@ function causeChain(err: unknown): unknown[] {
 
 export type OutboundGuard = {
   fetch: (input: string | URL, init?: OutboundInit) => Promise<Response>;
+  request: (input: string | URL, init?: OutboundInit) => Promise<OutboundAnswer>;
   close: () => Promise<void>;
 };
 
@@ -171,8 +172,60 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
     }
   }
 
-  return { fetch: guardedFetch, close: () => agent.close() };
+  /**
+   * The same checks as `guardedFetch` for a request whose whole answer is wanted at once, without
+   * fetch's web streams and objects on the way (undici's request API on the same agent): for calls
+   * made on every request of a client, such as an MCP tool call.
+   */
+  async function guardedRequest(input: string | URL, init: OutboundInit = {}): Promise<OutboundAnswer> {
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new OutboundError(502, "outbound_refused", "it is not a valid URL", "the outbound URL");
+    }
+    const refusal = urlRefusal(url, policy);
+    if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url.origin);
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), init.timeoutMs ?? policy.timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, limit.signal]) : limit.signal;
+    try {
+      const res = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: (init.method ?? "GET") as Dispatcher.HttpMethod,
+        headers: Object.fromEntries(new Headers(init.headers)),
+        body: init.body,
+        signal,
+      });
+      if (REDIRECTS.has(res.statusCode) || Number(res.headers["content-length"] ?? 0) > policy.maxBytes) {
+        res.body.destroy();
+        if (REDIRECTS.has(res.statusCode)) throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${res.statusCode}), which is not followed`, url.origin);
+        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
+      }
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        total += chunk.byteLength;
+        if (total > policy.maxBytes) {
+          res.body.destroy();
+          throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
+        }
+        chunks.push(chunk);
+      }
+      return { status: res.statusCode, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
+    } catch (err) {
+      throw failure(url, err, limit.signal, init.signal, init.timeoutMs ?? policy.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { fetch: guardedFetch, request: guardedRequest, close: () => agent.close() };
 }
+
+/** A whole answer of `guardedRequest`. */
+export type OutboundAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 
 let shared: OutboundGuard | undefined;
 
@@ -183,4 +236,9 @@ let shared: OutboundGuard | undefined;
  */
 export function guardedFetch(input: string | URL, init?: OutboundInit): Promise<Response> {
   return (shared ??= createOutboundGuard()).fetch(input, init);
+}
+
+/** `guardedFetch`'s checks, the whole answer as bytes (no web streams): for a call made on every request. */
+export function guardedRequest(input: string | URL, init?: OutboundInit): Promise<OutboundAnswer> {
+  return (shared ??= createOutboundGuard()).request(input, init);
 }

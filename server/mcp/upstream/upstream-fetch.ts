@@ -5,7 +5,7 @@
 // the older HTTP+SSE transport's GET stream is the channel its answers come on, read as it arrives.
 import { createParser } from "eventsource-parser";
 import { env } from "../../infra/env";
-import { guardedFetch } from "../../infra/net/outbound-guard";
+import { guardedFetch, guardedRequest, type OutboundAnswer } from "../../infra/net/outbound-guard";
 import { injectTrace } from "../../infra/telemetry/tracing";
 import type { McpServerEntry } from "../server-def";
 import { accessToken } from "./oauth-token";
@@ -34,31 +34,40 @@ export function upstreamFetch(server: McpServerEntry): TransportFetch {
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(await authHeaders(server))) headers.set(name, value);
     injectTrace(headers);
-    const res = await guardedFetch(url, {
-      method,
-      headers,
-      body: bodyOf(init.body),
-      signal: init.signal ?? undefined,
-      timeoutMs: env.MCP_TOOL_TIMEOUT_MS,
-      stream: sse && method === "GET",
-    });
-    return method === "POST" && !sse ? eventsAsJson(res) : res;
+    const options = { method, headers, body: bodyOf(init.body), signal: init.signal ?? undefined, timeoutMs: env.MCP_TOOL_TIMEOUT_MS };
+    // HTTP+SSE's GET is its answers' channel, read as it arrives; everything else is read whole.
+    if (sse && method === "GET") return guardedFetch(url, { ...options, stream: true });
+    return responseOf(await guardedRequest(url, options));
   };
 }
 
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** A whole answer as the Response the SDK's transports read; an event stream's messages as JSON (below). */
+function responseOf(answer: OutboundAnswer): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || name === "content-length" || name === "transfer-encoding") continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  if (NO_BODY.has(answer.status)) return new Response(null, { status: answer.status, headers });
+  let body = answer.body.toString("utf8");
+  if (headers.get("content-type")?.includes("text/event-stream")) {
+    body = eventsAsJson(body);
+    headers.set("content-type", "application/json");
+  }
+  return new Response(body, { status: answer.status, headers });
+}
+
 /**
- * A Streamable HTTP server may answer a POST with an event stream that ends with the answer; the
- * guard has read it whole already, so its messages are handed to the SDK's client as JSON (one, or
- * a batch), which it reads without running a stream parser per call.
+ * A Streamable HTTP server may answer a POST with an event stream that ends with the answer; read
+ * whole already, its messages are handed to the SDK's client as JSON (one, or a batch), which it
+ * reads without running a stream parser per call.
  */
-async function eventsAsJson(res: Response): Promise<Response> {
-  if (!res.headers.get("content-type")?.includes("text/event-stream")) return res;
+function eventsAsJson(text: string): string {
   const messages: unknown[] = [];
   const parser = createParser({ onEvent: (e) => void ((e.event ?? "message") === "message" && e.data && messages.push(JSON.parse(e.data))) });
-  parser.feed(await res.text());
+  parser.feed(text);
   parser.reset({ consume: true });
-  const headers = new Headers(res.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  return new Response(JSON.stringify(messages.length === 1 ? messages[0] : messages), { status: res.status, headers });
+  return JSON.stringify(messages.length === 1 ? messages[0] : messages);
 }
