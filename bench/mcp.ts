@@ -18,7 +18,7 @@
 // its median minus the direct median of the same round, the median over rounds. Also the CPU per
 // call of the hop's processes (the gateway's, or the proxy) and of PostgreSQL, and the other load
 // on the machine. Exits 1 when a gateway row adds more than BENCH_MCP_LIMIT_MS (1) at the median
-// (issue 39).
+//. 
 //
 //   npm run bench:mcp
 //   BENCH_ROUNDS=3 BENCH_CALLS=200 npm run bench:mcp
