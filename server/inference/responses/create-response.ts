@@ -16,7 +16,7 @@ import { randomBase62 } from "../../kernel/ids";
 import { runInBackground } from "./background";
 import { conversationContext, conversationIdOf, ConversationTurn } from "./conversation-turn";
 import { normalizeInput, type Item } from "./items";
-import { mcpModelCall, usesMcp } from "./mcp-response";
+import { usesMcp } from "./mcp-policy";
 import { openState, toResponseObject } from "./response-object";
 import type { ResponseCreate } from "./schema";
 import { conversationUpTo, deleteStoredResponse, insertResponse } from "./store";
@@ -62,7 +62,7 @@ export async function createResponse(ctx: CallContext, request: ResponseCreate):
   const past = await history(workspaceId, req.previous_response_id, conversationId);
   const id = (ctx.responseId ??= `resp_${randomBase62(24)}`);
   // `mcp` tools: the gateway runs the tool loop (mcp-response.ts).
-  if (usesMcp(req, inputItems)) return mcpModelCall(ctx, { req, row, past, inputItems, id, conversationId });
+  if (usesMcp(req, inputItems)) return (await import("./mcp-response")).mcpModelCall(ctx, { req, row, past, inputItems, id, conversationId });
   const chatRequest = toChatRequest(req, [...past, ...inputItems]);
   assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
   // The usage event's id is the response id: one charge per response. The reservation is held

@@ -61,3 +61,11 @@ export function withoutMcpSecrets(req: ResponseCreate): ResponseCreate {
   });
   return { ...req, tools };
 }
+
+/**
+ * Whether the request runs the MCP loop: it has an `mcp` tool, or answers an approval request. The
+ * loop (mcp-response.ts, with the MCP SDK's client) is loaded by the first request that does.
+ */
+export function usesMcp(req: ResponseCreate, inputItems: readonly { type: string }[]): boolean {
+  return !!req.tools?.some((t) => t.type === "mcp") || inputItems.some((i) => i.type === "mcp_approval_response");
+}

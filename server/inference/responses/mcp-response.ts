@@ -19,10 +19,6 @@ import { listServers, resolveServers } from "./mcp-servers";
 import { runResponse, type McpResponseInput } from "./mcp-stream";
 import type { ResponseCreate } from "./schema";
 
-/** Whether the request runs the MCP loop: it has an `mcp` tool, or answers an approval request. */
-export function usesMcp(req: ResponseCreate, inputItems: Item[]): boolean {
-  return !!req.tools?.some((t) => t.type === "mcp") || inputItems.some((i) => i.type === "mcp_approval_response");
-}
 
 /** What the loop cannot do: say so before anything runs. */
 function assertRunnable(ctx: CallContext, req: ResponseCreate, row: ModelRow, conversationId: string | null): void {

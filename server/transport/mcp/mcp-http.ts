@@ -31,8 +31,8 @@ import type { IncomingCall, Reply } from "../call";
 import { credentialOf } from "../call-input";
 import { finishHeaders, isPreflight, preflightReply } from "../answer-headers";
 import { parseJson, readBodyBytes } from "../request-body";
+import { MCP_PATH } from "./mcp-path";
 
-export const MCP_PATH = "/mcp";
 const METHODS = ["POST", "DELETE", "OPTIONS"];
 
 function rpcError(status: number, code: number, message: string, data?: unknown, headers: Record<string, string> = {}): Reply {

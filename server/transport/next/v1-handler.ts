@@ -7,7 +7,7 @@ import type { IncomingCall, Reply } from "../call";
 import { dispatch, observeEnd } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
-import { MCP_PATH, serveMcp } from "../mcp/mcp-http";
+import { MCP_PATH, serveMcp } from "../mcp/mcp-entry";
 
 function toResponse(reply: Reply, head: boolean): Response {
   switch (reply.kind) {

@@ -13,7 +13,7 @@ import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
-import { MCP_PATH, serveMcp } from "../mcp/mcp-http";
+import { MCP_PATH, serveMcp } from "../mcp/mcp-entry";
 
 const ours = (pathname: string) => pathname === MCP_PATH || isContractPath(pathname);
 /** `//`, or a `.` or `..` segment. */
