@@ -3,8 +3,6 @@
 // serves none loads none of it.
 import type { IncomingCall, Reply } from "../call";
 
-export { MCP_PATH } from "./mcp-path";
-
 let handler: Promise<typeof import("./mcp-http")> | undefined;
 
 export async function serveMcp(call: IncomingCall): Promise<Reply> {

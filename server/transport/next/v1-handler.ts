@@ -7,7 +7,8 @@ import type { IncomingCall, Reply } from "../call";
 import { dispatch, observeEnd } from "../dispatch";
 import { binaryResponse } from "./binary";
 import { sseResponse } from "./sse";
-import { MCP_PATH, serveMcp } from "../mcp/mcp-entry";
+import { serveMcp } from "../mcp/mcp-entry";
+import { MCP_PATH } from "../mcp/mcp-path";
 
 function toResponse(reply: Reply, head: boolean): Response {
   switch (reply.kind) {

@@ -13,7 +13,8 @@ import { dispatch, observeEnd } from "../dispatch";
 import { errorReply } from "../error-adapter";
 import { newRequestId } from "../../kernel/ids";
 import { cutStreams, writeReply } from "./write-reply";
-import { MCP_PATH, serveMcp } from "../mcp/mcp-entry";
+import { serveMcp } from "../mcp/mcp-entry";
+import { MCP_PATH } from "../mcp/mcp-path";
 
 const ours = (pathname: string) => pathname === MCP_PATH || isContractPath(pathname);
 /** `//`, or a `.` or `..` segment. */
