@@ -128,7 +128,8 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
     return bytes;
   }
 
-  async function guardedFetch(input: string | URL, init: OutboundInit = {}): Promise<Response> {
+  /** The URL checked by the policy, and the fetch's time limit (`timer` aborts `timeout`; `signal` is the caller's too). */
+  function start(input: string | URL, init: OutboundInit): { url: URL; timer: NodeJS.Timeout; timeout: AbortSignal; signal: AbortSignal } {
     let url: URL;
     try {
       url = new URL(input);
@@ -140,7 +141,11 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
     const limit = new AbortController();
     const timer = setTimeout(() => limit.abort(), init.timeoutMs ?? policy.timeoutMs);
     const timeout = limit.signal;
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return { url, timer, timeout, signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout };
+  }
+
+  async function guardedFetch(input: string | URL, init: OutboundInit = {}): Promise<Response> {
+    const { url, timer, timeout, signal } = start(input, init);
     try {
       const res = await undiciFetch(url, {
         method: init.method ?? "GET",
@@ -178,17 +183,7 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
    * made on every request of a client, such as an MCP tool call.
    */
   async function guardedRequest(input: string | URL, init: OutboundInit = {}): Promise<OutboundAnswer> {
-    let url: URL;
-    try {
-      url = new URL(input);
-    } catch {
-      throw new OutboundError(502, "outbound_refused", "it is not a valid URL", "the outbound URL");
-    }
-    const refusal = urlRefusal(url, policy);
-    if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url.origin);
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(), init.timeoutMs ?? policy.timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, limit.signal]) : limit.signal;
+    const { url, timer, timeout, signal } = start(input, init);
     try {
       const res = await agent.request({
         origin: url.origin,
@@ -215,7 +210,7 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
       }
       return { status: res.statusCode, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
     } catch (err) {
-      throw failure(url, err, limit.signal, init.signal, init.timeoutMs ?? policy.timeoutMs);
+      throw failure(url, err, timeout, init.signal, init.timeoutMs ?? policy.timeoutMs);
     } finally {
       clearTimeout(timer);
     }
