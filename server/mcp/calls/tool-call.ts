@@ -105,7 +105,7 @@ async function runToolCall(
     admitted = await admitTool(ctx, caller, name, price, payment);
     const { server, tool } = target;
     const result = (await withSpan(name, () =>
-      withUpstream(server, caller.holder, caller.store, (u) => u.client.callTool({ name: tool, arguments: args ?? {} }, undefined, { timeout: env.MCP_TOOL_TIMEOUT_MS })),
+      withUpstream(server, caller.holder, caller.store, (u) => u.callTool({ name: tool, arguments: args ?? {} }, env.MCP_TOOL_TIMEOUT_MS)),
     )) as CallToolResult;
     m.mcpToolDuration.observe({ via: caller.via }, (performance.now() - startedAt) / 1000);
     if (result.isError || !admitted.metering || !price) {

@@ -2,9 +2,11 @@
 // the older HTTP+SSE transport. A Streamable HTTP session opened before (by this instance or
 // another, kept with the /mcp session in PostgreSQL) is resumed by its id without a new handshake.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { McpServerEntry } from "../server-def";
+import { rpcPost } from "./rpc-post";
 import { upstreamFetch } from "./upstream-fetch";
 
 export const GATEWAY_CLIENT_INFO = { name: "model-gateway", version: "1.0.0" };
@@ -14,12 +16,21 @@ export type UpstreamSession = { sessionId: string; protocolVersion: string };
 
 export type Upstream = {
   client: Client;
+  /** Calls a tool (Streamable HTTP: one POST of its own, rpc-post.ts; HTTP+SSE: the SDK's client). */
+  callTool(params: CallToolRequest["params"], timeoutMs: number): Promise<CallToolResult>;
   /** The server's session, when it keeps sessions (Streamable HTTP; null for a stateless server and for HTTP+SSE). */
   session: UpstreamSession | null;
   close(): Promise<void>;
   /** Ends the server's session too (DELETE), for a session no one will resume. */
   terminate(): Promise<void>;
 };
+
+/** A tool's result checked against the MCP schema, as the SDK's client checks it. */
+function checkedResult(result: unknown): CallToolResult {
+  const checked = CallToolResultSchema.safeParse(result);
+  if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `the server's tool result is not valid: ${checked.error.message}`);
+  return checked.data;
+}
 
 /** Connects to `server`, resuming `resume` when given (Streamable HTTP only). */
 export async function connectUpstream(server: McpServerEntry, resume: UpstreamSession | null = null): Promise<Upstream> {
@@ -28,7 +39,8 @@ export async function connectUpstream(server: McpServerEntry, resume: UpstreamSe
   if (server.transport === "sse") {
     const transport = new SSEClientTransport(new URL(server.url), { fetch, eventSourceInit: { fetch } });
     await client.connect(transport);
-    return { client, session: null, close: () => client.close(), terminate: () => client.close() };
+    const callTool = (params: CallToolRequest["params"], timeout: number) => client.callTool(params, undefined, { timeout }) as Promise<CallToolResult>;
+    return { client, callTool, session: null, close: () => client.close(), terminate: () => client.close() };
   }
   const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch, sessionId: resume?.sessionId });
   if (resume) transport.setProtocolVersion(resume.protocolVersion);
@@ -36,8 +48,10 @@ export async function connectUpstream(server: McpServerEntry, resume: UpstreamSe
   const sessionId = transport.sessionId;
   const protocolVersion = resume?.protocolVersion ?? transport.protocolVersion;
   const session = sessionId && protocolVersion ? { sessionId, protocolVersion } : null;
+  const target = { server, sessionId: sessionId ?? null, protocolVersion: protocolVersion ?? null };
   return {
     client,
+    callTool: async (params, timeoutMs) => checkedResult(await rpcPost(target, "tools/call", params, timeoutMs)),
     session,
     close: () => client.close(),
     terminate: async () => {

@@ -65,9 +65,15 @@ function responseOf(answer: OutboundAnswer): Response {
  * reads without running a stream parser per call.
  */
 function eventsAsJson(text: string): string {
+  const messages = eventMessages(text);
+  return JSON.stringify(messages.length === 1 ? messages[0] : messages);
+}
+
+/** The JSON messages of an event stream read whole (its `message` events). */
+export function eventMessages(text: string): unknown[] {
   const messages: unknown[] = [];
   const parser = createParser({ onEvent: (e) => void ((e.event ?? "message") === "message" && e.data && messages.push(JSON.parse(e.data))) });
   parser.feed(text);
   parser.reset({ consume: true });
-  return JSON.stringify(messages.length === 1 ? messages[0] : messages);
+  return messages;
 }

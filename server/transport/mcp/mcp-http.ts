@@ -8,16 +8,7 @@
 // Mcp-Session-Id, every later request must carry it (400 without, 404 for one that ended or is
 // another credential's), DELETE ends it. GET (a stream of server-initiated messages) is 405: the
 // gateway sends none. Refusals are JSON-RPC errors with the HTTP status of the same refusal on /v1.
-import {
-  ErrorCode,
-  isInitializeRequest,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { env } from "../../infra/env";
 import { GatewayError } from "../../kernel/errors";
 import { newRequestId } from "../../kernel/ids";
@@ -73,6 +64,13 @@ function httpRefusal(call: IncomingCall): Reply | null {
   return null;
 }
 
+// Messages checked by JSONRPCMessageSchema, told apart by their fields (the SDK's own type guards
+// build a zod error for every message they do not match: microseconds a message).
+const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
+const isNotification = (m: JSONRPCMessage): m is JSONRPCNotification => "method" in m && !("id" in m);
+/** An initialize request; its params are checked by the SDK's server, which answers a bad one with an error (no session opened). */
+const isInitialize = (m: JSONRPCMessage): m is JSONRPCRequest => isRequest(m) && m.method === "initialize";
+
 /** The body's JSON-RPC messages, or the answer that refuses it. */
 async function messagesOf(call: IncomingCall): Promise<{ messages: JSONRPCMessage[]; batch: boolean } | Reply> {
   let body: unknown;
@@ -86,7 +84,7 @@ async function messagesOf(call: IncomingCall): Promise<{ messages: JSONRPCMessag
   const list = batch ? (body as unknown[]) : [body];
   if (!list.length || !list.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: the body is not a JSON-RPC message (or a batch of them).");
   const messages = list as JSONRPCMessage[];
-  if (batch && messages.some((m) => isInitializeRequest(m))) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch.");
+  if (batch && messages.some(isInitialize)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch.");
   return { messages, batch };
 }
 
@@ -96,7 +94,7 @@ async function post(call: IncomingCall, principal: Principal, authorization: str
   const read = await messagesOf(call);
   if ("kind" in read) return read;
   const { messages, batch } = read;
-  const init = messages.find((m) => isInitializeRequest(m)) as JSONRPCRequest | undefined;
+  const init = messages.find(isInitialize);
   let session: McpSessionRow | null = null;
   if (!init) {
     const id = call.header("mcp-session-id");
@@ -113,8 +111,8 @@ async function post(call: IncomingCall, principal: Principal, authorization: str
     userAgent: call.header("user-agent") ?? null,
     checkSpend: authorization ? async () => void (await authenticateBearer(authorization, true)) : undefined,
   };
-  const requests = messages.filter((m): m is JSONRPCRequest => isJSONRPCRequest(m));
-  for (const m of messages) if (isJSONRPCNotification(m)) takeNotification(m, caller);
+  const requests = messages.filter(isRequest);
+  for (const m of messages) if (isNotification(m)) takeNotification(m, caller);
   const headers: Record<string, string> = {};
   if (!requests.length) {
     if (session) headers["mcp-session-id"] = session.id;
