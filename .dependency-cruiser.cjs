@@ -197,6 +197,18 @@ module.exports = {
       { path: layer.guardrails },
     ),
     forbid(
+      "sso-and-scim-only-in-the-next-host",
+      "Single sign-on and SCIM are served by the Next.js side only (the dashboard's sign-in, /scim/v2): the data plane and the /v1 path never load them, so only tRPC's routers and the Next.js host import them.",
+      { path: "^server/", pathNot: ["^server/identity/(sso|scim)/", "^server/transport/next/", "^server/trpc/routers/"] },
+      { path: "^server/identity/(sso|scim)/" },
+    ),
+    forbid(
+      "protocol-libraries-only-in-sso-and-scim",
+      "The OIDC, SAML and SCIM libraries are loaded by the single sign-on and SCIM code alone.",
+      { path: "^server/", pathNot: "^server/identity/(sso|scim)/" },
+      { path: "node_modules/(openid-client|@node-saml|@boxyhq/saml20|scim-patch|scim2-parse-filter)" },
+    ),
+    forbid(
       "composition-roots-are-loaded-only-by-the-hosts",
       "The files at server/'s root compose a whole process (background work, collectors); a domain importing one would pull the whole process in, so only the hosts load them (infra and the kernel have their own rules).",
       { path: "^server/", pathNot: [layer.transport, layer.roots, layer.onboarding, layer.infra, layer.kernel] },

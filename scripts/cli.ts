@@ -12,9 +12,12 @@ import { mcpCommands } from "./cli/mcp-commands";
 import { nodeCommands } from "./cli/node-commands";
 import { print } from "./cli/output";
 import { planCommands } from "./cli/plan-commands";
+import { roleCommands } from "./cli/role-commands";
 import { routeCommands } from "./cli/route-commands";
+import { scimCommands } from "./cli/scim-commands";
 import { sessionCommands } from "./cli/session-commands";
 import { signingKeyCommands } from "./cli/signing-key-commands";
+import { ssoCommands } from "./cli/sso-commands";
 import { userCommands } from "./cli/user-commands";
 import { webhookCommands } from "./cli/webhook-commands";
 import { workspaceCommands } from "./cli/workspace-commands";
@@ -37,6 +40,9 @@ const COMMANDS: Record<string, Command> = {
   ...routeCommands,
   ...guardrailCommands,
   ...mcpCommands,
+  ...roleCommands,
+  ...ssoCommands,
+  ...scimCommands,
 };
 
 /** Commands that need no database (they read files): run without connecting. */

@@ -69,6 +69,18 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   mcp remove WORKSPACE_ID|--global SERVER [--json]
   mcp price WORKSPACE_ID|--global SERVER TOOL --per-call USD|--clear [--json]
   mcp adhoc WORKSPACE_ID on|off [--json]   (whether callers may use unregistered servers)
+  role create WORKSPACE_ID --name NAME --permissions P1,P2 [--description TEXT] [--json]   (a custom role)
+  role list WORKSPACE_ID [--json]
+  role update WORKSPACE_ID ROLE [--name NAME] [--permissions P1,P2] [--description TEXT] [--json]
+  role delete WORKSPACE_ID ROLE [--json]
+  member role WORKSPACE_ID EMAIL ROLE [--json]   (a built-in role or a custom role's name)
+  sso set WORKSPACE_ID (--oidc-issuer URL --client-id ID --client-secret S | --saml-metadata FILE_OR_URL)
+          --domain D [--domain D ...] [--default-role ROLE] [--require|--no-require] [--idp-initiated] [--json]
+  sso show WORKSPACE_ID [--json]   (the URLs to register at the identity provider, the domains' TXT records)
+  sso remove WORKSPACE_ID [--json]
+  domain verify WORKSPACE_ID DOMAIN [--operator] [--json]   (DNS TXT; --operator marks it verified)
+  scim token WORKSPACE_ID [--json]   (the base URL and a new token; older tokens are revoked)
+  scim group-role WORKSPACE_ID GROUP ROLE|none [--json]   (a SCIM group's members get ROLE)
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]

@@ -26,6 +26,12 @@ export const SYSTEM_ACTOR: AuditActor = { type: "system", name: "gateway" };
 /** A change made through the API with a workspace key (revoking the sessions it minted): the key names it. */
 export const keyActor = (keyId: string): AuditActor => ({ type: "system", name: `api key ${keyId}` });
 
+/** A change made by the workspace's identity provider through SCIM (its token names it). */
+export const scimActor = (tokenId: string): AuditActor => ({ type: "system", name: `scim token ${tokenId}` });
+
+/** A change made by a single sign-on (a member created just in time): the connection names it. */
+export const ssoActor = (connectionId: string): AuditActor => ({ type: "system", name: `sso connection ${connectionId}` });
+
 /** The columns an actor is stored as. */
 export function actorColumns(actor: AuditActor): { actorType: AuditActor["type"]; actorId: string | null; actorName: string } {
   if (actor.type === "user") return { actorType: "user", actorId: actor.id, actorName: actor.email };

@@ -39,7 +39,17 @@ export type Principal =
       /** USD the session may spend over its life. */
       spendCap: string | null;
     }
-  | { kind: "user"; workspaceId: string; keyId: null; userId: string; role: Role }
+  | {
+      kind: "user";
+      workspaceId: string;
+      keyId: null;
+      userId: string;
+      role: Role;
+      /** A custom role's permissions (the member holds exactly these); null or absent: the role's. */
+      permissions?: readonly string[] | null;
+      /** The member's custom role, if any. */
+      customRole?: { id: string; name: string } | null;
+    }
   | {
       kind: "x402";
       /** The x402 workspace (kernel/x402-workspace.ts): where paid calls are recorded. */

@@ -25,7 +25,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "ws" | "key" | "plan" | "sess" | "iss" | "node" | "req" | "cred" | "inv" | "resp" | "msg" | "chatcmpl" | "video" | "x402pay" | "gr" | "mcps" | "mcpsess" | "mcpl" | "mcp" | "mcpr";
+export type IdPrefix = "ws" | "key" | "plan" | "sess" | "iss" | "node" | "req" | "cred" | "inv" | "resp" | "msg" | "chatcmpl" | "video" | "x402pay" | "gr" | "mcps" | "mcpsess" | "mcpl" | "mcp" | "mcpr" | "ssoc" | "ssod" | "scimt" | "scimg" | "role";
 
 /** Prefixed ids, e.g. `ws_3fK9...`; video jobs use `video-` as the API reference requires. */
 export function newId(prefix: IdPrefix, length = 24): string {

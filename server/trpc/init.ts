@@ -18,7 +18,14 @@ export type Context = {
   user?: SessionUser | null;
 };
 
-const t = initTRPC.context<Context>().create({
+/**
+ * What a procedure is gated by, readable from the router (a test walks every mutation with it):
+ * the workspace permission it needs, or that it acts on the caller's account (no workspace) or is
+ * for gateway operators.
+ */
+export type ProcMeta = { permission?: Permission; scope?: "account" | "operator" };
+
+const t = initTRPC.context<Context>().meta<ProcMeta>().create({
   errorFormatter({ shape, error }) {
     // Invalid input reads as the REST API says it; an unexpected failure keeps its details in the log.
     const invalid = error.code === "BAD_REQUEST" && hasIssues(error.cause) ? validationError(error.cause.issues) : null;
@@ -57,18 +64,21 @@ export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
+/** A signed-in user acting on their own account, in no workspace (sign-up's claim, creating a workspace, accepting an invitation). */
+export const accountProcedure = sessionProcedure.meta({ scope: "account" });
+
 /** Gateway operators only (nodes, credits). */
-export const operatorProcedure = sessionProcedure.use(({ ctx, next }) => {
+export const operatorProcedure = sessionProcedure.meta({ scope: "operator" }).use(({ ctx, next }) => {
   if (!ctx.user.isOperator) throw errors.permissionDenied("Only gateway operators may do this.");
   return next();
 });
 
 /** A signed-in member of the workspace in `x-workspace-id` whose role grants `permission`. */
 export function workspaceProcedure(permission: Permission) {
-  return sessionProcedure.use(({ ctx, next }) => {
+  return sessionProcedure.meta({ permission }).use(({ ctx, next }) => {
     const p = ctx.principal;
     if (p?.kind !== "user") throw errors.notFound("No such workspace, or you are not a member of it.", "workspace_not_found");
-    if (!can(p.role, permission)) throw errors.permissionDenied(`The ${p.role} role may not do this (${permission}).`);
+    if (!can(p, permission)) throw errors.permissionDenied(`The ${p.customRole ? `${p.customRole.name} role` : `${p.role} role`} may not do this (${permission}).`);
     return next({ ctx: { ...ctx, principal: p } });
   });
 }

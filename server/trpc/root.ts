@@ -16,6 +16,9 @@ import { playgroundRouter } from "./routers/playground";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 import { routesRouter } from "./routers/routes";
+import { rolesRouter } from "./routers/roles";
+import { scimRouter } from "./routers/scim";
+import { ssoRouter } from "./routers/sso";
 import { workspacesRouter } from "./routers/workspaces";
 import { x402Router } from "./routers/x402";
 
@@ -50,6 +53,9 @@ export const appRouter = router({
   usage: usageRouter,
   webhooks: webhooksRouter,
   routes: routesRouter,
+  roles: rolesRouter,
+  scim: scimRouter,
+  sso: ssoRouter,
   workspaces: workspacesRouter,
   x402: x402Router,
 });

@@ -32,6 +32,8 @@ export const Channel = {
   mcpServersChanged: "gateway_mcp_servers_changed",
   /** Payload: an MCP session id ended (server/mcp/endpoint/sessions.ts). */
   mcpSessionEnded: "gateway_mcp_session_ended",
+  /** Payload: a workspace id whose single sign-on connection or domains changed (server/identity/sso/). */
+  ssoChanged: "gateway_sso_changed",
 } as const;
 export type ChannelName = (typeof Channel)[keyof typeof Channel];
 

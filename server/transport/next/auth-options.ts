@@ -5,6 +5,7 @@ import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
+import { db } from "../../infra/db/client";
 import { env } from "../../infra/env";
 import { derivedSecret } from "../../infra/secret-box";
 import { authorizeWithPassword, SignInRefused } from "../../identity/users/authorize-password";
@@ -42,20 +43,29 @@ export const authOptions: NextAuthOptions = {
   ],
   callbacks: {
     async signIn({ user, account, profile }) {
-      if (!account || account.provider === "credentials") return true;
+      // The credentials providers (password, single sign-on's ticket) authorize themselves.
+      if (!account || account.type === "credentials") return true;
       const ok = await mayUseOAuthAccount(account, { email: user.email ?? profile?.email ?? null, name: null, image: null });
       return ok ? true : "/signin?error=OAuthAccountNotLinked";
     },
     async jwt({ token, user, account, profile }) {
-      if (account && account.provider !== "credentials") {
+      if (account && account.type !== "credentials") {
         token.uid = await linkOAuthUser(account, { email: user.email ?? profile?.email ?? null, name: user.name ?? null, image: user.image ?? null });
       } else if (user) {
         token.uid = user.id;
       }
+      if (account && typeof token.uid === "string") {
+        // At sign-in: the user's session version (bumped to end every session at once) and how the session was opened.
+        token.sv = (await db.user.findUnique({ where: { id: token.uid }, select: { sessionVersion: true } }))?.sessionVersion ?? 0;
+        token.amr = account.provider === "credentials" ? "password" : account.provider;
+      }
       return token;
     },
     session({ session, token }) {
-      return { ...session, user: { ...session.user, id: typeof token.uid === "string" ? token.uid : undefined } };
+      const id = typeof token.uid === "string" ? token.uid : undefined;
+      const sv = typeof token.sv === "number" ? token.sv : undefined;
+      const amr = typeof token.amr === "string" ? token.amr : undefined;
+      return { ...session, user: { ...session.user, id, sv, amr } };
     },
   },
 };

@@ -6,5 +6,6 @@ import { resolveSession, type ResolvedSession } from "../../identity/users/sessi
 
 export async function currentSession(workspaceId: string | null = null): Promise<ResolvedSession> {
   const session = await getServerSession(authOptions);
-  return resolveSession((session?.user as { id?: string } | undefined)?.id, workspaceId);
+  const user = session?.user as { id?: string; sv?: number; amr?: string } | undefined;
+  return resolveSession(user?.id, workspaceId, { sv: user?.sv, amr: user?.amr });
 }

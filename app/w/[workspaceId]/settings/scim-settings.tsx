@@ -1,0 +1,5 @@
+"use client";
+// (filled by the scim work)
+export function ScimSettings() {
+  return null;
+}

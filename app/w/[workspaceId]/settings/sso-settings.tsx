@@ -1,0 +1,5 @@
+"use client";
+// (filled by the sso work)
+export function SsoSettings() {
+  return null;
+}

@@ -1,0 +1,4 @@
+// (filled by the sso work)
+import type { Command } from "./args";
+
+export const ssoCommands: Record<string, Command> = {};

@@ -1,0 +1,4 @@
+// (filled by the roles work)
+import { router } from "../init";
+
+export const rolesRouter = router({});

@@ -1,0 +1,4 @@
+// (filled by the scim work)
+import { router } from "../init";
+
+export const scimRouter = router({});
