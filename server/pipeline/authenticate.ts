@@ -97,7 +97,9 @@ export function assertPermitted(principal: { kind: string; grant?: KeyGrant | nu
 // Who may call an operation of each tier (contract/operation.ts): `none` anyone; `api_key` a
 // credential of a workspace (an API key, a session token, an x402 payer, or a signed-in member
 // acting in a workspace); `billed` one that may spend it (dashboard members need a role that may
-// call models, not `billing`).
+// call models, not `billing`). A signed-in member changes nothing through an operation (a
+// mutation, of any tier) unless their role may act in the workspace (`workspace.use`): a viewer
+// only reads.
 
 /** Who is calling, as a host knows it: the principal, and for the dashboard the signed-in user (null: none; absent on /v1). */
 export type Caller = { principal: Principal | null; user?: SessionUser | null };
@@ -109,11 +111,18 @@ function principalOf(caller: Caller): Principal {
   throw caller.user === null ? errors.unauthenticated() : errors.invalidApiKey();
 }
 
-/** Throws unless the caller may call an operation of `tier`. */
-export function assertTier(tier: Tier, caller: Caller): void {
+/** Throws unless the caller may call an operation of `tier` (and of `kind`: a mutation needs a member who may act). */
+export function assertTier(tier: Tier, caller: Caller, kind: "query" | "mutation" = "query"): void {
+  const member = caller.principal?.kind === "user" ? caller.principal : null;
+  if (member && kind === "mutation" && !can(member, "workspace.use")) {
+    throw errors.permissionDenied(`The ${roleName(member)} role is read-only: it cannot call this operation from the dashboard.`);
+  }
   if (tier === "none") return;
   const principal = principalOf(caller);
-  if (tier === "billed" && principal.kind === "user" && !can(principal.role, "models.call")) {
-    throw errors.permissionDenied(`The ${principal.role} role cannot call models from the dashboard.`);
+  if (tier === "billed" && principal.kind === "user" && !can(principal, "models.call")) {
+    throw errors.permissionDenied(`The ${roleName(principal)} role cannot call models from the dashboard.`);
   }
 }
+
+/** How a refusal names a member's role: their custom role's name, or the built-in one. */
+const roleName = (p: Extract<Principal, { kind: "user" }>) => p.customRole?.name ?? p.role;

@@ -130,7 +130,7 @@ function validate(op: AnyOperation, raw: unknown): unknown {
  * and the tRPC procedures. Returns the operation's answer (JSON, an event stream, a binary body).
  */
 export async function runOperation(op: AnyOperation, call: RunningCall, raw: unknown): Promise<unknown> {
-  assertTier(op.tier, call);
+  assertTier(op.tier, call, op.kind);
   const input = validate(op, raw);
   // The tier was checked: the principal is there for every tier but `none`, whose handlers take it as optional.
   const ctx = call as CallContext<Principal>;

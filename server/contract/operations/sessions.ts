@@ -19,7 +19,7 @@ import { operation } from "../operation";
  */
 function keyOnly(p: Principal, what: string): Minter {
   if (p.kind === "session") throw errors.permissionDenied(`A session token cannot ${what}; use a workspace API key.`);
-  if (p.kind === "user" && !can(p.role, "plans.manage")) throw errors.permissionDenied(`The ${p.role} role cannot ${what}; owners and admins can.`);
+  if (p.kind === "user" && !can(p, "plans.manage")) throw errors.permissionDenied(`The ${p.customRole?.name ?? p.role} role cannot ${what}; owners and admins can.`);
   return p.kind === "api_key" ? { workspaceId: p.workspaceId, keyId: p.keyId, planId: p.planId, grant: p.grant ?? null } : { workspaceId: p.workspaceId, keyId: null, planId: null, grant: null };
 }
 

@@ -6,8 +6,8 @@ import { auditCsv, ZAuditCsv } from "../../audit/audit-csv";
 import { listAudit, ZAuditFilter, ZAuditListInput, ZAuditPage } from "../../audit/list-audit";
 import { router, workspaceProcedure } from "../init";
 
-/** Owners and admins: the roles with `members.manage`. */
-const auditProcedure = workspaceProcedure("members.manage");
+/** Owners and admins, or a custom role holding `audit.view`. */
+const auditProcedure = workspaceProcedure("audit.view");
 
 export const auditRouter = router({
   list: auditProcedure

@@ -6,15 +6,10 @@ import { z } from "zod";
 import { userActor } from "../../audit/actor";
 import { addGuardrail, attachGuardrail, listGuardrails, removeGuardrail } from "../../guardrails/guardrail-store";
 import { testGuardrail } from "../../guardrails/test-guardrail";
-import { errors } from "../../kernel/errors";
 import { router, workspaceProcedure } from "../init";
 
-const MANAGERS = new Set(["owner", "admin"]);
-
-const managerProcedure = workspaceProcedure("workspace.view").use(({ ctx, next }) => {
-  if (!MANAGERS.has(ctx.principal.role)) throw errors.permissionDenied(`The ${ctx.principal.role} role may not change guardrails.`);
-  return next();
-});
+/** Owners and admins, or a custom role holding `guardrails.manage`. */
+const managerProcedure = workspaceProcedure("guardrails.manage");
 
 const ZName = z.string().min(1).max(100);
 /** Where to attach: the workspace (neither), one of its plans (id or name) or one of its keys (id). */
@@ -36,10 +31,10 @@ export const guardrailsRouter = router({
   }),
   /**
    * One guardrail run on a text as a call's input (its output, for an output-only one): the verdict,
-   * the rule, the time and the text as redacted. Every member may: it calls no model, except a
+   * the rule, the time and the text as redacted. Every member but a viewer may: it calls no model, except a
    * moderation guardrail's model (or an injection one's classifier) and an http guardrail's service.
    */
-  test: workspaceProcedure("workspace.view")
+  test: workspaceProcedure("workspace.use")
     .input(z.object({ name: ZName, text: z.string().max(100_000) }))
     .mutation(({ ctx, input }) => testGuardrail(ctx.principal.workspaceId, input.name, input.text)),
 });

@@ -24,7 +24,7 @@ export const keysRouter = router({
     .output(z.object({ key: ZKeyView, secret: z.string() }))
     .mutation(({ ctx, input }) => {
       // A plan's limits replace the workspace's defaults: only those who manage keys choose it.
-      if (input.planId && !can(ctx.principal.role, "keys.manage")) throw errors.permissionDenied("Only owners and admins may put a key on a plan.");
+      if (input.planId && !can(ctx.principal, "keys.manage")) throw errors.permissionDenied("Only a role that manages keys (keys.manage: owners and admins) may put a key on a plan.");
       return db.$transaction((tx) => createKey(tx, { ...input, workspaceId: ctx.principal.workspaceId, createdById: ctx.principal.userId }, userActor(ctx.user)));
     }),
 
@@ -34,7 +34,7 @@ export const keysRouter = router({
     .output(ZKeyView)
     .mutation(({ ctx, input }) => {
       const p = ctx.principal;
-      return revokeKey(input.id, p.workspaceId, can(p.role, "keys.manage") ? undefined : p.userId, userActor(ctx.user));
+      return revokeKey(input.id, p.workspaceId, can(p, "keys.manage") ? undefined : p.userId, userActor(ctx.user));
     }),
 
   /** Owners and admins put a key on a plan (null: the workspace's defaults). */

@@ -5,17 +5,12 @@
 // the CLI (--global).
 import { z } from "zod";
 import { userActor } from "../../audit/actor";
-import { errors } from "../../kernel/errors";
 import { listServers, mcpSettings } from "../../mcp/registry/registry-health";
 import { addServer, removeServer, setAdhocServers, setToolPrice } from "../../mcp/registry/registry-store";
 import { router, workspaceProcedure } from "../init";
 
-const MANAGERS = new Set(["owner", "admin"]);
-
-const managerProcedure = workspaceProcedure("workspace.view").use(({ ctx, next }) => {
-  if (!MANAGERS.has(ctx.principal.role)) throw errors.permissionDenied(`The ${ctx.principal.role} role may not change MCP servers.`);
-  return next();
-});
+/** Owners and admins, or a custom role holding `mcp.manage`. */
+const managerProcedure = workspaceProcedure("mcp.manage");
 
 const ZServer = z.string().min(1).max(100);
 

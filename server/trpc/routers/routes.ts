@@ -2,17 +2,12 @@
 // owners and admins set and remove them. The operator's gateway-wide routes are set with the CLI.
 import { z } from "zod";
 import { userActor } from "../../audit/actor";
-import { errors } from "../../kernel/errors";
 import { listRoutes, removeRoute, setRoute } from "../../routing/routes/route-store";
 import { routeFailures, routeShares } from "../../routing/routes/route-stats";
 import { router, workspaceProcedure } from "../init";
 
-const MANAGERS = new Set(["owner", "admin"]);
-
-const managerProcedure = workspaceProcedure("workspace.view").use(({ ctx, next }) => {
-  if (!MANAGERS.has(ctx.principal.role)) throw errors.permissionDenied(`The ${ctx.principal.role} role may not change routes.`);
-  return next();
-});
+/** Owners and admins, or a custom role holding `routes.manage`. */
+const managerProcedure = workspaceProcedure("routes.manage");
 
 export const routesRouter = router({
   list: workspaceProcedure("workspace.view").query(({ ctx }) => listRoutes(ctx.principal.workspaceId)),

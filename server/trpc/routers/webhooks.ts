@@ -4,16 +4,10 @@ import { z } from "zod";
 import { listDeliveries, ZDeliveryView } from "../../alerts/deliveries";
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, ZWebhookInput, ZWebhookPatch, ZWebhookView, ZWebhookWithSecret } from "../../alerts/webhooks";
 import { userActor } from "../../audit/actor";
-import { errors } from "../../kernel/errors";
 import { router, workspaceProcedure } from "../init";
 
-const MANAGERS = new Set(["owner", "admin"]);
-
-/** A member of the workspace whose role is owner or admin. */
-const managerProcedure = workspaceProcedure("workspace.view").use(({ ctx, next }) => {
-  if (!MANAGERS.has(ctx.principal.role)) throw errors.permissionDenied(`The ${ctx.principal.role} role may not manage webhooks.`);
-  return next();
-});
+/** Owners and admins, or a custom role holding `webhooks.manage`. */
+const managerProcedure = workspaceProcedure("webhooks.manage");
 
 const ZId = z.object({ id: z.string().min(1) });
 

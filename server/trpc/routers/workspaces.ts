@@ -12,11 +12,11 @@ import { listMembers, ZMember } from "../../identity/workspaces/members";
 import { removeMember, ZRemovedMember, ZRemoveMemberInput } from "../../identity/workspaces/remove-member";
 import { renameWorkspace, ZRenamedWorkspace, ZRenameWorkspaceInput } from "../../identity/workspaces/rename-workspace";
 import { workspaceSummary, ZNewWorkspaceInput, ZWorkspaceSummary } from "../../identity/workspaces/workspace-summary";
-import { publicProcedure, router, sessionProcedure, workspaceProcedure } from "../init";
+import { accountProcedure, publicProcedure, router, workspaceProcedure } from "../init";
 
 export const workspacesRouter = router({
   /** A new workspace with the signed-in user as its owner. */
-  create: sessionProcedure
+  create: accountProcedure
     .input(ZNewWorkspaceInput)
     .output(ZRenamedWorkspace)
     .mutation(async ({ ctx, input }) => {
@@ -29,10 +29,10 @@ export const workspacesRouter = router({
     .output(ZGettingStarted)
     .query(({ ctx }) => gettingStarted(ctx.principal.workspaceId)),
 
-  /** The workspace in `x-workspace-id`, with the caller's role in it. */
+  /** The workspace in `x-workspace-id`, with the caller's role and permissions in it. */
   current: workspaceProcedure("workspace.view")
     .output(ZWorkspaceSummary)
-    .query(({ ctx }) => workspaceSummary(ctx.principal.workspaceId, ctx.principal.role)),
+    .query(({ ctx }) => workspaceSummary(ctx.principal)),
 
   rename: workspaceProcedure("workspace.rename")
     .input(ZRenameWorkspaceInput)
@@ -48,13 +48,13 @@ export const workspacesRouter = router({
     .output(ZChangedMember)
     .mutation(({ ctx, input }) => changeMemberRole(ctx.principal.workspaceId, ctx.principal.userId, input, userActor(ctx.user))),
 
-  /** Removing someone needs `members.manage`; removing yourself (leaving) is open to every role. */
-  removeMember: workspaceProcedure("workspace.view")
+  /** Removing someone needs `members.manage`; removing yourself (leaving) is open to every role but the read-only viewer. */
+  removeMember: workspaceProcedure("workspace.use")
     .input(ZRemoveMemberInput)
     .output(ZRemovedMember)
     .mutation(({ ctx, input }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, input, userActor(ctx.user))),
 
-  leave: workspaceProcedure("workspace.view")
+  leave: workspaceProcedure("workspace.use")
     .output(ZRemovedMember)
     .mutation(({ ctx }) => removeMember(ctx.principal.workspaceId, ctx.principal.userId, { userId: ctx.principal.userId }, userActor(ctx.user))),
 
@@ -80,7 +80,7 @@ export const workspacesRouter = router({
     .output(ZInvitationPreview)
     .query(({ input }) => previewInvitation(input)),
 
-  acceptInvitation: sessionProcedure
+  acceptInvitation: accountProcedure
     .input(ZInvitationTokenInput)
     .output(ZAcceptedInvitation)
     .mutation(({ ctx, input }) => acceptInvitation(ctx.user, input)),
