@@ -8,7 +8,7 @@ import { scimActor } from "../../audit/actor";
 import { db, type Tx } from "../../infra/db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { newId } from "../../kernel/ids";
-import { scimErrors } from "./scim-error";
+import { ScimError, scimErrors } from "./scim-error";
 import { filterWhere, type FilterAttributes } from "./scim-filter";
 import { applyPatch } from "./scim-patch-apply";
 import { paging, projection } from "./scim-query";
@@ -93,6 +93,12 @@ async function writeGroup(ctx: ScimContext, current: GroupRow | null, body: unkn
   const actor = scimActor(ctx.tokenId);
   try {
     return await db.$transaction(async (tx) => {
+      // displayName is not case-exact (RFC 7643 §4.2): "admins" and "Admins" are one group.
+      const clash = await tx.scimGroup.findFirst({
+        where: { workspaceId: ctx.workspaceId, displayName: { equals: input.displayName, mode: "insensitive" }, ...(current ? { id: { not: current.id } } : {}) },
+        select: { id: true },
+      });
+      if (clash) throw scimErrors.uniqueness(`Another group of this workspace is named ${JSON.stringify(input.displayName)} (id ${clash.id}).`);
       const ids = await memberIds(tx, ctx.workspaceId, input);
       const before = current?.members.map((m) => m.membershipId) ?? [];
       const added = ids.filter((id) => !before.includes(id));
@@ -116,7 +122,7 @@ async function writeGroup(ctx: ScimContext, current: GroupRow | null, body: unkn
       return id;
     });
   } catch (err) {
-    if (isConflict(err)) throw scimErrors.uniqueness("Another group of this workspace has this displayName or externalId.");
+    if (isConflict(err) && !(err instanceof ScimError)) throw scimErrors.uniqueness("Another group of this workspace has this displayName or externalId.");
     throw err;
   }
 }

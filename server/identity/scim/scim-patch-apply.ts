@@ -25,11 +25,32 @@ export async function applyPatch<T extends Resource>(resource: T, body: unknown)
   const lib = await import("scim-patch");
   try {
     lib.patchBodyValidation({ schemas: [SCHEMA.patch], Operations: operations } as Parameters<typeof lib.patchBodyValidation>[0]);
-    return lib.scimPatch(structuredClone(resource) as unknown as Parameters<typeof lib.scimPatch>[0], operations as Parameters<typeof lib.scimPatch>[1]) as unknown as T;
+    let patched = structuredClone(resource) as unknown as Parameters<typeof lib.scimPatch>[0];
+    for (const op of operations) {
+      patched = removeByValues(patched as unknown as Record<string, unknown>, op) ? patched : lib.scimPatch(patched, [op] as Parameters<typeof lib.scimPatch>[1]);
+    }
+    return patched as unknown as T;
   } catch (err) {
     if (err instanceof lib.ScimError) throw new ScimError(400, err.message, ((err.scimCode as ScimType | undefined) ?? "invalidSyntax"));
     if (err instanceof ScimError) throw err;
     // The library reports some malformed paths with a plain error.
     throw scimErrors.invalidSyntax(`The PATCH cannot be applied: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Entra removes group members with `{op:"remove", path:"members", value:[{value:id}]}`. scim-patch
+ * compares the whole member objects (ours also carry display and $ref), so it would remove
+ * nothing: such a removal is applied here, by the members' values, and removing someone who is
+ * not a member is no error. Answers whether it handled the operation.
+ */
+function removeByValues(resource: Record<string, unknown>, op: Record<string, unknown>): boolean {
+  if (op.op !== "remove" || typeof op.path !== "string" || !/^[A-Za-z]+$/.test(op.path) || !Array.isArray(op.value)) return false;
+  const values = op.value.map((v) => (v && typeof v === "object" ? (v as { value?: unknown }).value : undefined));
+  if (values.some((v) => typeof v !== "string")) return false;
+  const key = Object.keys(resource).find((k) => k.toLowerCase() === (op.path as string).toLowerCase());
+  const current = key ? resource[key] : undefined;
+  if (!key || !Array.isArray(current)) return true;
+  resource[key] = current.filter((item) => !values.includes((item as { value?: unknown }).value));
+  return true;
 }

@@ -33,6 +33,14 @@ function bearer(req: Request): string | null {
   return match ? match[1]! : null;
 }
 
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+/** The origin the client addressed (its Host header), for resources' locations when no public origin is configured. */
+function requestOrigin(req: Request, url: URL): string {
+  const host = req.headers.get("host");
+  return host && HOST.test(host) ? `${url.protocol}//${host}` : url.origin;
+}
+
 async function handle(req: Request): Promise<Response> {
   const requestId = newRequestId();
   try {
@@ -44,7 +52,7 @@ async function handle(req: Request): Promise<Response> {
     const segments = rest.split("/").filter(Boolean).map(decodeURIComponent);
     const method = req.method.toUpperCase();
     const body = WITH_BODY.has(method) ? await readJson(req) : null;
-    const ctx = { workspaceId: caller.workspaceId, tokenId: caller.tokenId, baseUrl: scimBaseUrl(url.origin) };
+    const ctx = { workspaceId: caller.workspaceId, tokenId: caller.tokenId, baseUrl: scimBaseUrl(requestOrigin(req, url)) };
     const answer = await runScim(ctx, { method, segments, params: url.searchParams, body });
     const location = answer.status === 201 ? (answer.body as { meta?: { location?: string } }).meta?.location : undefined;
     return scimJson(answer.status, answer.body, requestId, location ? { location } : {});
