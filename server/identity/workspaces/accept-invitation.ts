@@ -14,6 +14,8 @@ export type InvitationTokenInput = z.input<typeof ZInvitationTokenInput>;
 export const ZInvitationPreview = z.object({
   workspaceName: z.string(),
   role: z.enum(ROLES),
+  /** The custom role's name when the invitation is for one. */
+  customRole: z.string().nullable(),
   email: z.string().nullable(),
   status: z.enum(["valid", "expired", "used"]),
   expiresAt: z.string(),
@@ -28,7 +30,10 @@ const usedInvitation = () => errors.invalidRequest("This invitation has already 
 const expiredInvitation = () => errors.invalidRequest("This invitation has expired. Ask for a new one.", "token", "invitation_expired");
 
 async function findByToken(token: string) {
-  return db.invitation.findUnique({ where: { tokenHash: hashInvitationToken(token) }, include: { workspace: { select: { name: true } } } });
+  return db.invitation.findUnique({
+    where: { tokenHash: hashInvitationToken(token) },
+    include: { workspace: { select: { name: true } }, customRole: { select: { name: true } } },
+  });
 }
 
 /** Public: whoever holds the token may see which workspace and role it is for. */
@@ -37,7 +42,7 @@ export async function previewInvitation(input: InvitationTokenInput): Promise<In
   const inv = await findByToken(token);
   if (!inv) throw unknownInvitation();
   const status = inv.acceptedAt ? "used" : inv.expiresAt <= new Date() ? "expired" : "valid";
-  return { workspaceName: inv.workspace.name, role: inv.role, email: inv.email, status, expiresAt: inv.expiresAt.toISOString() };
+  return { workspaceName: inv.workspace.name, role: inv.role, customRole: inv.customRole?.name ?? null, email: inv.email, status, expiresAt: inv.expiresAt.toISOString() };
 }
 
 export async function acceptInvitation(user: SessionUser, input: InvitationTokenInput): Promise<AcceptedInvitation> {
@@ -60,7 +65,8 @@ export async function acceptInvitation(user: SessionUser, input: InvitationToken
         data: { acceptedAt: new Date() },
       });
       if (claimed.count === 0) throw inv.expiresAt <= new Date() ? expiredInvitation() : usedInvitation();
-      await tx.membership.create({ data: { workspaceId: inv.workspaceId, userId: user.id, role: inv.role } });
+      // An invitation into a custom role gives its permissions (the role column is its floor, viewer).
+      await tx.membership.create({ data: { workspaceId: inv.workspaceId, userId: user.id, role: inv.role, customRoleId: inv.customRoleId } });
       return { workspaceId: inv.workspaceId, role: inv.role, alreadyMember: false };
     });
   } catch (err) {

@@ -29,6 +29,8 @@ export const ZPendingInvitation = z.object({
   id: z.string(),
   email: z.string().nullable(),
   role: z.enum(ROLES),
+  /** The custom role's name when the invitation is for one. */
+  customRole: z.string().nullable(),
   invitedBy: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -40,12 +42,13 @@ export async function listPendingInvitations(workspaceId: string): Promise<Pendi
   const rows = await db.invitation.findMany({
     where: { workspaceId, acceptedAt: null, expiresAt: { gt: new Date() } },
     orderBy: { createdAt: "desc" },
-    select: { id: true, email: true, role: true, createdAt: true, expiresAt: true, createdBy: { select: { name: true, email: true } } },
+    select: { id: true, email: true, role: true, customRole: { select: { name: true } }, createdAt: true, expiresAt: true, createdBy: { select: { name: true, email: true } } },
   });
   return rows.map((r) => ({
     id: r.id,
     email: r.email,
     role: r.role,
+    customRole: r.customRole?.name ?? null,
     invitedBy: r.createdBy?.name ?? r.createdBy?.email ?? null,
     createdAt: r.createdAt.toISOString(),
     expiresAt: r.expiresAt.toISOString(),
