@@ -1,5 +1,7 @@
-// next-auth: email + password (Credentials) always; GitHub when GITHUB_ID and GITHUB_SECRET are
-// set. Sessions are JWTs (the Credentials provider requires it); the token carries only the user
+// next-auth: email + password (Credentials) always; single sign-on's ticket (a second Credentials
+// provider, "sso": our OIDC callback and SAML ACS do the protocol work, then hand over a
+// single-use ticket, so that next-auth writes its own cookie); GitHub when GITHUB_ID and
+// GITHUB_SECRET are set. Sessions are JWTs (the Credentials provider requires it); the token carries only the user
 // id, and everything else (operator flag, memberships) is read fresh on every request.
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
@@ -10,6 +12,8 @@ import { env } from "../../infra/env";
 import { derivedSecret } from "../../infra/secret-box";
 import { authorizeWithPassword, SignInRefused } from "../../identity/users/authorize-password";
 import { linkOAuthUser, mayUseOAuthAccount } from "../../identity/users/link-oauth-user";
+import { ssoRequiredFor } from "../../identity/users/sso-required";
+import { redeemSsoTicket } from "../../identity/sso/tickets";
 import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("http");
@@ -39,12 +43,28 @@ export const authOptions: NextAuthOptions = {
         }
       },
     }),
+    CredentialsProvider({
+      id: "sso",
+      name: "Single sign-on",
+      credentials: { ticket: { label: "Ticket", type: "text" } },
+      async authorize(credentials) {
+        try {
+          return await redeemSsoTicket(credentials?.ticket ?? "");
+        } catch (err) {
+          log.error({ err }, "single sign-on ticket could not be redeemed");
+          throw new Error("Sign-in is unavailable right now. Try again shortly.");
+        }
+      },
+    }),
     ...(githubEnabled ? [GitHubProvider({ clientId: env.GITHUB_ID!, clientSecret: env.GITHUB_SECRET! })] : []),
   ],
   callbacks: {
     async signIn({ user, account, profile }) {
       // The credentials providers (password, single sign-on's ticket) authorize themselves.
       if (!account || account.type === "credentials") return true;
+      // A domain that requires single sign-on signs in no other way (the password is refused in authorizeWithPassword).
+      const email = user.email ?? profile?.email ?? null;
+      if (email && (await ssoRequiredFor(email))) return "/signin?error=SsoRequired";
       const ok = await mayUseOAuthAccount(account, { email: user.email ?? profile?.email ?? null, name: null, image: null });
       return ok ? true : "/signin?error=OAuthAccountNotLinked";
     },

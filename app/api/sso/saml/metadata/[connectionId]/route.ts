@@ -1,0 +1,7 @@
+import { samlMetadataRoute } from "@/server/transport/next/sso-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+export async function GET(req: Request, { params }: { params: Promise<{ connectionId: string }> }) {
+  return samlMetadataRoute(req, (await params).connectionId);
+}
