@@ -78,3 +78,8 @@ export async function mapGroup(workspaceId: string, input: MapGroupInput, actor:
     return view(row);
   });
 }
+
+/** The workspace's custom roles a group may be mapped to, by name. */
+export async function customRoleChoices(workspaceId: string): Promise<Array<{ id: string; name: string }>> {
+  return db.customRole.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select: { id: true, name: true } });
+}

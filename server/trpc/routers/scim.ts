@@ -2,7 +2,7 @@
 // roles its SCIM groups give. Owners only (sso.manage), as single sign-on's.
 import { z } from "zod";
 import { userActor } from "../../audit/actor";
-import { listGroupMappings, mapGroup, ZGroupMapping, ZMapGroupInput } from "../../identity/scim/group-mapping";
+import { customRoleChoices, listGroupMappings, mapGroup, ZGroupMapping, ZMapGroupInput } from "../../identity/scim/group-mapping";
 import { createScimToken, listScimTokens, revokeScimTokens, ZNewScimToken, ZScimTokenView } from "../../identity/scim/scim-tokens";
 import { configuredOrigin, SCIM_PATH } from "../../identity/scim/scim-urls";
 import { router, workspaceProcedure } from "../init";
@@ -21,7 +21,10 @@ export const scimRouter = router({
   createToken: manage.output(ZNewScimToken).mutation(({ ctx }) => createScimToken(ctx.principal.workspaceId, userActor(ctx.user))),
   /** Stops provisioning: every live token is revoked. */
   revokeTokens: manage.output(z.object({ revoked: z.number().int() })).mutation(({ ctx }) => revokeScimTokens(ctx.principal.workspaceId, userActor(ctx.user))),
-  groups: manage.output(z.array(ZGroupMapping)).query(({ ctx }) => listGroupMappings(ctx.principal.workspaceId)),
+  /** The IdP's groups with the role each gives, and the custom roles a group may give. */
+  groups: manage
+    .output(z.object({ groups: z.array(ZGroupMapping), custom_roles: z.array(z.object({ id: z.string(), name: z.string() })) }))
+    .query(async ({ ctx }) => ({ groups: await listGroupMappings(ctx.principal.workspaceId), custom_roles: await customRoleChoices(ctx.principal.workspaceId) })),
   /** Maps a group to a built-in role, a custom role, or nothing; its members' roles follow at once. */
   mapGroup: manage
     .input(ZMapGroupInput)
