@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { useState } from "react";
 import { ApiProvider } from "../_trpc/provider";
 import { SignOutButton } from "./sign-out-button";
-import { useWorkspace, WorkspaceStateProvider, type WorkspaceState } from "./workspace-context";
+import { roleName, useWorkspace, WorkspaceStateProvider, type WorkspaceState } from "./workspace-context";
 
 const NAV = [
   { href: "start", label: "Get started" },
@@ -126,7 +126,7 @@ export function DashboardShell({ state, children }: { state: WorkspaceState; chi
                   {state.session.user.email}
                 </p>
                 <p className="text-xs text-slate-500">
-                  Role: {state.workspace.role}
+                  Role: {roleName(state.workspace)}
                   {state.session.user.isOperator ? " · operator" : ""}
                 </p>
                 <div className="mt-2">

@@ -5,7 +5,7 @@
 import { LoadMore } from "@/app/_components/load-more";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Badge, EmptyState, ErrorState, Loading, PageHeader, Table, Td } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { can } from "@/server/identity/workspaces/permissions";
 import { ChangesCell } from "./changes-cell";
@@ -65,7 +65,7 @@ function AuditTable() {
 
 export function AuditLog() {
   const { workspace } = useWorkspace();
-  const allowed = can(workspace.role, "members.manage");
+  const allowed = can(workspace, "audit.view");
   return (
     <div className="flex flex-col gap-6">
       <PageHeader
@@ -74,7 +74,7 @@ export function AuditLog() {
           allowed ? (
             <>Who changed what in {workspace.name}, newest first: keys, members, invitations, plans, issuers, credits and settings. Secrets are never shown.</>
           ) : (
-            <>The audit log is for owners and admins. Your role ({workspace.role}) cannot see it.</>
+            <>The audit log is for owners, admins and roles with audit.view. Your role ({roleName(workspace)}) cannot see it.</>
           )
         }
         actions={

@@ -1,12 +1,12 @@
 "use client";
 import { PageHeader } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { BatchList } from "./batch-list";
 
 export default function BatchesPage() {
   const { workspace } = useWorkspace();
   // Cancelling stops model calls the workspace pays for: the roles that may call models may; billing may not.
-  const canCancel = workspace.role !== "billing";
+  const canCancel = may(workspace, "models.call");
   return (
     <>
       <PageHeader

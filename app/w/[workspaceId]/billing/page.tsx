@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { formatUsd } from "../usage/format";
 import { AddCreditsForm } from "./add-credits-form";
@@ -48,7 +48,7 @@ function Overview() {
 
 export default function BillingPage() {
   const { workspace, session } = useWorkspace();
-  const mayView = can(workspace.role, "billing.view");
+  const mayView = can(workspace, "billing.view");
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Billing" description="The workspace's balance and every credit and charge, in USD." />
@@ -60,7 +60,7 @@ export default function BillingPage() {
           </Card>
         </>
       ) : (
-        <ErrorState error={{ message: `Your role (${workspace.role}) cannot see billing. Owners, admins and billing members can.` }} />
+        <ErrorState error={{ message: `Your role (${roleName(workspace)}) cannot see billing. Owners, admins and billing members can.` }} />
       )}
       {session.user.isOperator ? <AddCreditsForm workspaceId={workspace.id} /> : null}
       {session.user.isOperator ? <CreditsHelpForm /> : null}

@@ -1,12 +1,12 @@
 "use client";
 import { PageHeader } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { FilesTable } from "./files-table";
 
 export default function FilesPage() {
   const { workspace } = useWorkspace();
   // The billing role sees and downloads files; changing them is for those who use the API.
-  const canDelete = workspace.role !== "billing";
+  const canDelete = may(workspace, "models.call");
   return (
     <>
       <PageHeader

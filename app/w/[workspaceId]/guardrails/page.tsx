@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { GuardrailCard } from "./guardrail-card";
 import { GuardrailEditor, type Draft } from "./guardrail-editor";
@@ -18,7 +18,7 @@ export default function GuardrailsPage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
   // The same roles guardrails.add, attach, detach and remove allow; the server refuses everyone else anyway.
-  const mayManage = workspace.role === "owner" || workspace.role === "admin";
+  const mayManage = may(workspace, "guardrails.manage");
   const guardrails = useQuery(trpc.guardrails.list.queryOptions());
   // Plans and keys name the attachments and are what can be attached to; without them, ids are shown.
   const plans = useQuery(trpc.plans.list.queryOptions());
@@ -36,7 +36,7 @@ export default function GuardrailsPage() {
         <GuardrailEditor key={draft.n} draft={draft} onNew={() => setDraft((d) => ({ n: d.n + 1, ...NEW_DRAFT }))} />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-          Your role ({workspace.role}) can see and try the guardrails but not change them; owners and admins can.
+          Your role ({roleName(workspace)}) can see and try the guardrails but not change them; owners and admins can.
         </p>
       )}
       {guardrails.isPending ? (

@@ -60,8 +60,8 @@ function RevokeCell({ keyView }: { keyView: KeyView }) {
 export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[] }) {
   const { workspace, session } = useWorkspace();
   const mayRevoke = (k: KeyView) =>
-    !k.revokedAt && (can(workspace.role, "keys.manage") || (can(workspace.role, "keys.create") && k.createdById === session.user.id));
-  const mayChangePlan = (k: KeyView) => !k.revokedAt && can(workspace.role, "keys.manage");
+    !k.revokedAt && (can(workspace, "keys.manage") || (can(workspace, "keys.create") && k.createdById === session.user.id));
+  const mayChangePlan = (k: KeyView) => !k.revokedAt && can(workspace, "keys.manage");
   return (
     <Table caption="API keys of this workspace" head={["Name", "Created", "Last used", "Expires", "Spend", "Plan and permissions", "Status", "Actions"]}>
       {keys.map((k) => {
@@ -95,7 +95,7 @@ export function KeysTable({ keys, plans }: { keys: KeyView[]; plans: PlanOption[
             <Td>
               <KeyPlanCell keyView={k} plans={plans} mayChange={mayChangePlan(k)} />
               <KeyPermissionsCell keyView={k} />
-              <KeyCaptureCell keyView={k} mayChange={!k.revokedAt && can(workspace.role, "logs.bodies")} />
+              <KeyCaptureCell keyView={k} mayChange={!k.revokedAt && can(workspace, "logs.bodies")} />
             </Td>
             <Td>
               <Badge tone={s.tone}>{s.label}</Badge>

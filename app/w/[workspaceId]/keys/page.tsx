@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
@@ -18,7 +18,7 @@ export default function KeysPage() {
   const plans = useQuery(trpc.plans.list.queryOptions());
   const planOptions = (plans.data ?? []).map((p) => ({ id: p.id, name: p.name }));
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
-  const mayCreate = can(workspace.role, "keys.create");
+  const mayCreate = can(workspace, "keys.create");
 
   return (
     <div className="flex flex-col gap-6">
@@ -28,10 +28,10 @@ export default function KeysPage() {
       />
       {created ? <NewKeySecret name={created.name} secret={created.secret} onDone={() => setCreated(null)} /> : null}
       {mayCreate ? (
-        <CreateKeyForm onCreated={setCreated} plans={can(workspace.role, "keys.manage") ? planOptions : []} />
+        <CreateKeyForm onCreated={setCreated} plans={can(workspace, "keys.manage") ? planOptions : []} />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-          Your role ({workspace.role}) can see the keys but not create or revoke them.
+          Your role ({roleName(workspace)}) can see the keys but not create or revoke them.
         </p>
       )}
       {plans.error ? <p className="text-xs text-red-700">Could not load the plans: {plans.error.message}</p> : null}

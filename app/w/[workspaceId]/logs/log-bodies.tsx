@@ -5,12 +5,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { LogEntry } from "@/server/request-log/list-logs";
 import { ErrorState, Loading } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { replayDraft, replayHref } from "../playground/replay";
 
 const CHAT_ROUTE = "/v1/chat/completions";
-const MANAGERS = new Set(["owner", "admin"]);
 
 const linkClass = "font-medium text-indigo-700 underline hover:text-indigo-500";
 
@@ -41,7 +40,7 @@ function Body({ label, text, bytes, truncated }: { label: string; text: string |
 export function LogBodies({ entry }: { entry: LogEntry }) {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const manager = MANAGERS.has(workspace.role);
+  const manager = may(workspace, "logs.bodies");
   const body = useQuery({ ...trpc.logs.body.queryOptions({ requestId: entry.request_id, createdAt: new Date(entry.created_at) }), enabled: entry.captured && manager });
   const chat = entry.route === CHAT_ROUTE && entry.model;
   const draft = body.data ? replayDraft(body.data.request) : null;

@@ -1,15 +1,14 @@
 "use client";
 // Invite by link. The link carries a one-time secret the server keeps only as a hash, so it is
 // shown here once, right after it was made; it cannot be shown again later.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorState, SelectField, TextField } from "@/app/_components/ui";
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
-import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
-
-type Role = (typeof ROLES)[number];
+import { can } from "@/server/identity/workspaces/permissions";
+import { roleChoices, roleInput } from "./role-choices";
 type Created = { link: string; email: string | null; emailed: boolean; emailNote: string | null; expiresAt: string };
 
 function CreatedLink({ created }: { created: Created }) {
@@ -60,8 +59,9 @@ export function InviteForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { workspace } = useWorkspace();
-  const roles = ROLES.filter((r) => canManageRole(workspace.role, r));
-  const [role, setRole] = useState<Role>("member");
+  const customRoles = useQuery(trpc.roles.list.queryOptions());
+  const choices = roleChoices(workspace, customRoles.data ?? []);
+  const [role, setRole] = useState("member");
   const [email, setEmail] = useState("");
   const [created, setCreated] = useState<Created | null>(null);
   const invite = useMutation(
@@ -80,21 +80,21 @@ export function InviteForm() {
     }),
   );
 
-  if (!can(workspace.role, "members.manage")) return null;
+  if (!can(workspace, "members.manage")) return null;
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setCreated(null);
-    invite.mutate({ role, email: email.trim() });
+    invite.mutate({ ...roleInput(role), email: email.trim() });
   }
 
   return (
     <Card title="Invite someone">
       <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[10rem_1fr_auto] sm:items-end">
-        <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {roles.map((r) => (
-            <option key={r} value={r}>
-              {r}
+        <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value)}>
+          {choices.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
             </option>
           ))}
         </SelectField>

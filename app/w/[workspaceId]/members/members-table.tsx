@@ -8,18 +8,20 @@ import { Badge, Button, Card, EmptyState, ErrorState, Loading, Table, Td } from 
 import { useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
+import type { RoleView } from "@/server/identity/roles/role-schemas";
 import type { Member } from "@/server/identity/workspaces/members";
-import { can, canManageRole, ROLES } from "@/server/identity/workspaces/permissions";
+import { can } from "@/server/identity/workspaces/permissions";
+import { choiceOf, heldBy, roleChoices, roleInput, within } from "./role-choices";
 
-type Role = (typeof ROLES)[number];
-
-function MemberRow({ member, onChanged }: { member: Member; onChanged: (self: boolean) => void }) {
+function MemberRow({ member, customRoles, onChanged }: { member: Member; customRoles: RoleView[]; onChanged: (self: boolean) => void }) {
   const trpc = useTRPC();
   const { workspace, session } = useWorkspace();
   const [confirming, setConfirming] = useState(false);
   const self = member.userId === session.user.id;
   const who = member.name ?? member.email ?? member.userId;
-  const manageable = can(workspace.role, "members.manage") && canManageRole(workspace.role, member.role);
+  // Only owners touch owners; anyone else only members whose every permission is theirs too.
+  const manageable = can(workspace, "members.manage") && (member.role !== "owner" || workspace.role === "owner") && within(workspace, heldBy(member, customRoles));
+  const choices = roleChoices(workspace, customRoles);
   const changeRole = useMutation(trpc.workspaces.changeRole.mutationOptions({ onSuccess: () => onChanged(self) }));
   const remove = useMutation(trpc.workspaces.removeMember.mutationOptions({ onSuccess: () => onChanged(self) }));
   const error = changeRole.error ?? remove.error;
@@ -44,20 +46,25 @@ function MemberRow({ member, onChanged }: { member: Member; onChanged: (self: bo
             </label>
             <select
               id={`role-${member.userId}`}
-              value={member.role}
+              value={choiceOf(member)}
               disabled={changeRole.isPending}
-              onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as Role })}
+              onChange={(e) => changeRole.mutate({ userId: member.userId, ...roleInput(e.target.value) })}
               className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
             >
-              {ROLES.filter((r) => canManageRole(workspace.role, r)).map((r) => (
-                <option key={r} value={r}>
-                  {r}
+              {choices.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
                 </option>
               ))}
             </select>
           </>
         ) : (
-          <Badge tone={member.role === "owner" ? "green" : "slate"}>{member.role}</Badge>
+          <Badge tone={member.role === "owner" ? "green" : member.customRole ? "indigo" : "slate"}>{member.customRole?.name ?? member.role}</Badge>
+        )}
+        {member.active ? null : (
+          <span className="ml-2">
+            <Badge tone="amber">deactivated</Badge>
+          </span>
         )}
       </Td>
       <Td>{new Date(member.joinedAt).toLocaleDateString()}</Td>
@@ -88,6 +95,7 @@ export function MembersTable() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const members = useQuery(trpc.workspaces.members.queryOptions());
+  const roles = useQuery(trpc.roles.list.queryOptions());
 
   function onChanged(self: boolean) {
     void refresh(queryClient, trpc.workspaces.members.queryKey());
@@ -107,7 +115,7 @@ export function MembersTable() {
       ) : (
         <Table caption="Workspace members" head={["Member", "Role", "Joined", "Actions"]}>
           {members.data.map((m) => (
-            <MemberRow key={m.userId} member={m} onChanged={onChanged} />
+            <MemberRow key={m.userId} member={m} customRoles={roles.data ?? []} onChanged={onChanged} />
           ))}
         </Table>
       )}

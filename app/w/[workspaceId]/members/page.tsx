@@ -2,6 +2,7 @@ import { InviteForm } from "./invite-form";
 import { MembersTable } from "./members-table";
 import { PendingInvitations } from "./pending-invitations";
 import { MembersHeader } from "./members-header";
+import { RolesEditor } from "./roles-editor";
 
 export const metadata = { title: "Members · Model Gateway" };
 
@@ -12,6 +13,7 @@ export default function MembersPage() {
       <MembersTable />
       <InviteForm />
       <PendingInvitations />
+      <RolesEditor />
     </div>
   );
 }

@@ -32,7 +32,7 @@ function PendingInvitationsCard() {
               <tr key={inv.id}>
                 <Td>{inv.email ?? <span className="text-slate-500">Anyone with the link</span>}</Td>
                 <Td>
-                  <Badge>{inv.role}</Badge>
+                  <Badge>{inv.customRole ?? inv.role}</Badge>
                 </Td>
                 <Td>{inv.invitedBy ?? "—"}</Td>
                 <Td>{new Date(inv.expiresAt).toLocaleString()}</Td>
@@ -42,7 +42,7 @@ function PendingInvitationsCard() {
                     busy={revoke.isPending && revoke.variables?.id === inv.id}
                     onClick={() => revoke.mutate({ id: inv.id })}
                   >
-                    Revoke<span className="sr-only"> invitation {inv.email ?? "link"} ({inv.role})</span>
+                    Revoke<span className="sr-only"> invitation {inv.email ?? "link"} ({inv.customRole ?? inv.role})</span>
                   </Button>
                 </Td>
               </tr>
@@ -57,5 +57,5 @@ function PendingInvitationsCard() {
 /** Only for roles that manage members: the list itself is refused to the others. */
 export function PendingInvitations() {
   const { workspace } = useWorkspace();
-  return can(workspace.role, "members.manage") ? <PendingInvitationsCard /> : null;
+  return can(workspace, "members.manage") ? <PendingInvitationsCard /> : null;
 }

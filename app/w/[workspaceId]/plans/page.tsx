@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { Budgets } from "./budgets";
 import { Issuers } from "./issuers";
@@ -17,7 +17,7 @@ import { PlansTable } from "./plans-table";
 export default function PlansPage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const mayManage = can(workspace.role, "plans.manage");
+  const mayManage = can(workspace, "plans.manage");
   const plans = useQuery(trpc.plans.list.queryOptions());
   const [editing, setEditing] = useState<string | null>(null);
   const [sessionsOf, setSessionsOf] = useState<string | null>(null);
@@ -36,7 +36,7 @@ export default function PlansPage() {
         <PlanForm />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-          Your role ({workspace.role}) can see the plans but not change them or revoke sessions.
+          Your role ({roleName(workspace)}) can see the plans but not change them or revoke sessions.
         </p>
       )}
       <Card title="Plans">

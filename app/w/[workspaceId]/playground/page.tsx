@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, TextareaField } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { Conversation } from "./conversation";
 import type { ReplayDraft } from "./replay";
@@ -33,7 +33,7 @@ export default function PlaygroundPage() {
       [load],
     ),
   );
-  const canCall = workspace.role !== "billing";
+  const canCall = may(workspace, "models.call");
 
   const submit = () => {
     if (!model || !message.trim() || busy) return;

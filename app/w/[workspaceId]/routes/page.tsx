@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { RouteCard } from "./route-card";
 import { RouteEditor, type Draft } from "./route-editor";
@@ -18,7 +18,7 @@ export default function RoutesPage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
   // The same roles routes.set and routes.remove allow; the server refuses everyone else anyway.
-  const mayManage = workspace.role === "owner" || workspace.role === "admin";
+  const mayManage = may(workspace, "routes.manage");
   const routes = useQuery(trpc.routes.list.queryOptions());
   const activity = useQuery({ ...trpc.routes.activity.queryOptions(), refetchInterval: 15_000 });
   // Each draft opened anew gets a fresh editor (its key), so its text starts from the draft's.
@@ -34,7 +34,7 @@ export default function RoutesPage() {
         <RouteEditor key={draft.n} draft={draft} onNew={() => setDraft((d) => ({ n: d.n + 1, ...NEW_ROUTE }))} />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-          Your role ({workspace.role}) can see the routes but not change them; owners and admins can.
+          Your role ({roleName(workspace)}) can see the routes but not change them; owners and admins can.
         </p>
       )}
       {activity.error ? <ErrorState error={activity.error} onRetry={() => void activity.refetch()} /> : null}

@@ -89,7 +89,7 @@ export function CacheSettings() {
       ) : settings.isError ? (
         <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
-        <CacheForm settings={settings.data} mayChange={can(workspace.role, "cache.manage")} />
+        <CacheForm settings={settings.data} mayChange={can(workspace, "cache.manage")} />
       )}
     </Card>
   );

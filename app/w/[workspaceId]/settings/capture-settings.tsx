@@ -68,7 +68,7 @@ function CaptureForm({ settings }: { settings: CaptureSettingsView }) {
 export function CaptureSettings() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const allowed = can(workspace.role, "logs.bodies");
+  const allowed = can(workspace, "logs.bodies");
   const settings = useQuery({ ...trpc.logs.captureSettings.queryOptions(), enabled: allowed });
   if (!allowed) return null;
   return (

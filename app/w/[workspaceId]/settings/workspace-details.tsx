@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Badge, Button, Card, ErrorState, Loading, TextField } from "@/app/_components/ui";
+import { roleName } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
 import { can } from "@/server/identity/workspaces/permissions";
@@ -64,7 +65,7 @@ export function WorkspaceDetails() {
   return (
     <Card title="Workspace">
       <div className="flex flex-col gap-6">
-        {can(ws.role, "workspace.rename") ? (
+        {can(ws, "workspace.rename") ? (
           <RenameForm key={ws.name} name={ws.name} />
         ) : (
           <p className="text-sm text-slate-600">
@@ -78,7 +79,7 @@ export function WorkspaceDetails() {
           </dd>
           <dt className="text-slate-500">Your role</dt>
           <dd>
-            <Badge tone="indigo">{ws.role}</Badge>
+            <Badge tone="indigo">{roleName(ws)}</Badge>
           </dd>
           <dt className="text-slate-500">Members</dt>
           <dd>{ws.members}</dd>

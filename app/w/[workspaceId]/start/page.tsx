@@ -8,7 +8,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { can } from "@/server/identity/workspaces/permissions";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { CreateKeyForm } from "../keys/create-key-form";
 import { NewKeySecret } from "../keys/new-key-secret";
@@ -36,7 +36,7 @@ export default function GettingStartedPage() {
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [origin, setOrigin] = useState("");
   useEffect(() => setOrigin(window.location.origin), []);
-  const mayCreate = can(workspace.role, "keys.create");
+  const mayCreate = can(workspace, "keys.create");
 
   if (state.isPending) return <Loading label="Loading…" />;
   if (state.error) return <ErrorState error={state.error} onRetry={() => void state.refetch()} />;
@@ -68,7 +68,7 @@ export default function GettingStartedPage() {
         {mayCreate ? (
           <CreateKeyForm onCreated={setCreated} plans={[]} />
         ) : (
-          <p className="text-sm text-slate-600">Your role ({workspace.role}) cannot create keys: ask an owner or admin of the workspace for one.</p>
+          <p className="text-sm text-slate-600">Your role ({roleName(workspace)}) cannot create keys: ask an owner or admin of the workspace for one.</p>
         )}
         {s.hasKey && !created ? <p className="mt-2 text-sm text-slate-600">This workspace has a key. Its secret was shown once, when it was made; create another if you do not have it.</p> : null}
       </Card>

@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Button, Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { AddServerForm } from "./add-server-form";
 import { AdhocServers } from "./adhoc-servers";
@@ -19,7 +19,7 @@ export default function ToolsPage() {
   const queryClient = useQueryClient();
   const { workspace } = useWorkspace();
   // The same roles mcp.add, price, remove and adhoc allow; the server refuses everyone else anyway.
-  const mayManage = workspace.role === "owner" || workspace.role === "admin";
+  const mayManage = may(workspace, "mcp.manage");
   const servers = useQuery(trpc.mcp.list.queryOptions());
   // Lists every server again (their tools and whether they answer), then shows what it found.
   const recheck = useMutation({ mutationFn: () => client.mcp.list.query({ refresh: true }), onSuccess: () => refresh(queryClient, trpc.mcp.list.queryKey()) });
@@ -41,7 +41,7 @@ export default function ToolsPage() {
         <AddServerForm />
       ) : (
         <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-          Your role ({workspace.role}) can see the servers and their tools but not change them; owners and admins can.
+          Your role ({roleName(workspace)}) can see the servers and their tools but not change them; owners and admins can.
         </p>
       )}
       {servers.isPending ? (

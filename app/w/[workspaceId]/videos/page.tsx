@@ -1,12 +1,12 @@
 "use client";
 import { PageHeader } from "@/app/_components/ui";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { NewVideoForm } from "./new-video-form";
 import { VideoList } from "./video-list";
 
 export default function VideosPage() {
   const { workspace } = useWorkspace();
-  const canCall = workspace.role !== "billing";
+  const canCall = may(workspace, "models.call");
   return (
     <>
       <PageHeader title="Videos" description="Render videos from a prompt. A job is billed only once it completes; videos expire after a while, so download those you keep." />

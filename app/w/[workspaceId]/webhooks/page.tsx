@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/app/_trpc/client";
-import { useWorkspace } from "@/app/_components/workspace-context";
+import { may, roleName, useWorkspace } from "@/app/_components/workspace-context";
 import { Card, EmptyState, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { AddWebhookForm } from "./add-webhook-form";
 import { WebhookSecret } from "./webhook-secret";
@@ -14,7 +14,7 @@ import { WebhooksTable } from "./webhooks-table";
 export default function WebhooksPage() {
   const trpc = useTRPC();
   const { workspace } = useWorkspace();
-  const mayManage = workspace.role === "owner" || workspace.role === "admin";
+  const mayManage = may(workspace, "webhooks.manage");
   const hooks = useQuery({ ...trpc.webhooks.list.queryOptions(), enabled: mayManage });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
 
@@ -25,7 +25,7 @@ export default function WebhooksPage() {
         description="Alerts POSTed as signed JSON to your URLs: low balance, spend thresholds, budget refusals, nodes going down and up, failed videos."
       />
       {!mayManage ? (
-        <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">Only owners and admins manage webhooks (your role: {workspace.role}).</p>
+        <p className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-600">Only owners and admins manage webhooks (your role: {roleName(workspace)}).</p>
       ) : (
         <>
           {secret ? <WebhookSecret url={secret.url} secret={secret.secret} onDone={() => setSecret(null)} /> : null}
