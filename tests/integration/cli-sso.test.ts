@@ -42,7 +42,7 @@ const json = (r: { code: number | null; stdout: string; stderr: string }) => {
   return JSON.parse(r.stdout);
 };
 
-describe("sso commands", () => {
+describe("sso commands", { timeout: 180_000 }, () => {
   it("sso set (OIDC) discovers the provider, seals the secret, lists the domains with their TXT records and the URLs; show, verify and remove follow, all audited", async () => {
     const { workspace } = await newWorkspace();
     const domain = `oidc-${tag()}.test`;

@@ -9,6 +9,7 @@ export function SignInForm({ callbackUrl, github, initialError }: { callbackUrl:
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState(false);
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -40,6 +41,20 @@ export function SignInForm({ callbackUrl, github, initialError }: { callbackUrl:
           Sign in
         </Button>
       </form>
+      {sso ? (
+        // A plain form POST: the browser follows the gateway's redirect to the identity provider.
+        <form method="post" action="/api/sso/start" className="flex flex-col gap-4 border-t border-slate-200 pt-4" aria-label="Sign in with SSO">
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <TextField label="Work email" name="email" type="email" autoComplete="email" required hint="We send you to your organisation's sign-in page." />
+          <Button type="submit" variant="secondary">
+            Continue with SSO
+          </Button>
+        </form>
+      ) : (
+        <Button variant="secondary" onClick={() => setSso(true)}>
+          Sign in with SSO
+        </Button>
+      )}
       {github ? (
         <Button variant="secondary" onClick={() => void signIn("github", { callbackUrl })}>
           Sign in with GitHub

@@ -111,10 +111,9 @@ export async function oidcCallback(
     };
   } catch (err) {
     if (err instanceof GatewayError) throw err;
-    const e = err as Error & { error?: string; error_description?: string; cause?: { claim?: unknown } };
+    const e = err as Error & { error?: string; error_description?: string };
     if (e.error) throw refused(`the provider answered ${e.error}${e.error_description ? ` (${e.error_description})` : ""}`);
-    // A claim of the ID token that is not what this sign-in sent (nonce) or expects (issuer, audience).
-    if (typeof e.cause?.claim === "string") throw refused(`the ID token's ${e.cause.claim} is not the one this sign-in expects`);
-    throw refused(e.message);
+    // openid-client wraps the precise reason (e.g. 'unexpected ID Token "nonce" claim value') as the cause.
+    throw refused(e.cause instanceof Error ? e.cause.message : e.message);
   }
 }
