@@ -116,6 +116,7 @@ describe("SCIM: Users", () => {
     expect(provisioned.map((e) => e.actor.name)).toEqual([`scim token ${token.id}`, `scim token ${token.id}`]);
     expect(provisioned).toHaveLength(2);
     expect(provisioned[0]!.changes).toMatchObject({ role: { from: null, to: "billing" }, source: { to: "scim" } });
+    expect(provisioned.map((e) => e.changes.email?.to).sort()).toEqual([`ann-${tag}@${domain}`, `bob-${tag}@${domain}`]);
     expect((await actions(workspace.id, "member.deactivate")).map((e) => e.target.id).sort()).toEqual([bob.userId, (await db.user.findUniqueOrThrow({ where: { email: `ann-${tag}@${domain}` } })).id].sort());
     expect(await actions(workspace.id, "member.reactivate")).toHaveLength(1);
     expect(await actions(workspace.id, "member.remove")).toHaveLength(1);

@@ -58,9 +58,11 @@ export async function revokeScimTokens(workspaceId: string, actor: AuditActor): 
   return db.$transaction(async (tx) => {
     const live = await tx.scimToken.findMany({ where: { workspaceId, revokedAt: null }, select: { id: true } });
     if (!live.length) return { revoked: 0 };
-    await tx.scimToken.updateMany({ where: { id: { in: live.map((t) => t.id) } }, data: { revokedAt: new Date() } });
+    const revokedAt = new Date();
+    await tx.scimToken.updateMany({ where: { id: { in: live.map((t) => t.id) } }, data: { revokedAt } });
     for (const t of live) {
-      await recordAudit(tx, { workspaceId, actor, action: "scim_token.revoke", target: { type: "scim_token", id: t.id } });
+      const changes = { revoked_at: { from: null, to: revokedAt.toISOString() } };
+      await recordAudit(tx, { workspaceId, actor, action: "scim_token.revoke", target: { type: "scim_token", id: t.id }, changes });
     }
     return { revoked: live.length };
   });

@@ -154,7 +154,7 @@ export async function createUser(ctx: ScimContext, body: unknown) {
           scimExternalId: input.externalId ?? null,
           scimProfile: { name: input.name, emails: input.emails } as Prisma.InputJsonValue,
         },
-        select: { id: true },
+        select: { id: true, customRole: { select: { name: true } } },
       });
       await recordAudit(tx, {
         workspaceId: ctx.workspaceId,
@@ -162,8 +162,9 @@ export async function createUser(ctx: ScimContext, body: unknown) {
         action: "member.provision",
         target: { type: "member", id: user.id },
         changes: {
+          email: { from: null, to: email },
           role: { from: null, to: assigned.role },
-          ...(assigned.customRoleId ? { custom_role: { from: null, to: assigned.customRoleId } } : {}),
+          ...(row.customRole ? { custom_role: { from: null, to: row.customRole.name } } : {}),
           source: { from: null, to: "scim" },
           active: { from: null, to: active },
         },
