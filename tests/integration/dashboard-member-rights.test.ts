@@ -40,6 +40,26 @@ describe("rights leave with the member", () => {
   });
 });
 
+describe("rights follow a custom role too", () => {
+  it("a member moved to a custom role without keys.create loses their keys (their calls stop); one with members.manage keeps their invitations", async () => {
+    const { workspace, members } = await teamWorkspace("5", ["owner", "admin", "member"]);
+    const owner = members.owner!.caller;
+    const { secret } = await members.member!.caller.keys.create({ name: "member key" });
+    await members.admin!.caller.keys.create({ name: "admin key" });
+    await members.admin!.caller.workspaces.invite({ role: "member" });
+    await owner.roles.create({ name: "Reader", permissions: ["billing.view"] });
+    await owner.roles.create({ name: "People", permissions: ["members.manage", "keys.create"] });
+
+    await owner.workspaces.changeRole({ userId: members.member!.id, customRole: "Reader" });
+    await owner.workspaces.changeRole({ userId: members.admin!.id, customRole: "People" });
+
+    expect(await activeKeysOf(workspace.id, members.member!.id)).toBe(0);
+    await expect(client(secret).models.list()).rejects.toMatchObject({ status: 401 });
+    expect(await activeKeysOf(workspace.id, members.admin!.id)).toBe(1);
+    expect(await db.invitation.count({ where: { workspaceId: workspace.id, createdById: members.admin!.id, acceptedAt: null } })).toBe(1);
+  });
+});
+
 describe("the billing role only looks", () => {
   it("cannot delete videos nor cancel or delete responses, while a member may try (and gets not found for unknown ids)", async () => {
     const { members } = await teamWorkspace("5", ["member", "billing"]);
