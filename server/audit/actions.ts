@@ -24,7 +24,7 @@ export const AUDIT_ACTIONS = {
   "scim_group.delete": "A SCIM group was deleted: its fields before.",
   "scim_group.map": "A SCIM group's role was set: role, custom_role (its members' roles follow).",
   "member.remove": "A member was removed (or left: `left` is true); their keys were revoked with them.",
-  "invitation.create": "An invitation was made: role, email, expires_at (never the link's token).",
+  "invitation.create": "An invitation was made: role, custom_role, email, expires_at (never the link's token).",
   "invitation.revoke": "A pending invitation was withdrawn.",
   "plan.create": "A plan was created: its fields.",
   "plan.update": "A plan changed: the fields that changed.",

@@ -64,8 +64,3 @@ export function can(who: PermissionHolder, permission: Permission): boolean {
 export function permissionsOf(who: PermissionHolder): Permission[] {
   return PERMISSION_NAMES.filter((p) => can(who, p));
 }
-
-/** Roles a member with `role` may grant or take away: only owners manage owners. */
-export function canManageRole(role: Role, target: Role): boolean {
-  return role === "owner" || (role === "admin" && target !== "owner");
-}
