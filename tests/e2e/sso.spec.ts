@@ -93,7 +93,7 @@ test("an address of no verified domain is told SSO is not set up for it", async 
   const page = await freshPage(browser);
   await startSso(page, `who@nowhere-${tag}.test`);
   await expect(page).toHaveURL(/\/signin\?error=SsoNotConfigured/);
-  await expect(page.getByRole("alert")).toContainText("not set up for this e-mail domain");
+  await expect(page.getByRole("alert").filter({ hasText: "Single sign-on is not set up for this e-mail domain" })).toBeVisible();
   await page.context().close();
 });
 
@@ -107,7 +107,7 @@ test("once the domain requires SSO, its password sign-in is refused with a way f
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("alert")).toContainText("signs in with single sign-on");
+  await expect(page.getByRole("alert").filter({ hasText: "Your organisation signs in with single sign-on" })).toBeVisible();
   await screenshot(page, "sso-required-password-refused", info);
   await expect(page).toHaveURL(/\/signin/);
   await page.context().close();

@@ -4,7 +4,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { scimActor } from "../../server/audit/actor";
 import { setConnection } from "../../server/identity/sso/connections";
+import { deactivateMember } from "../../server/identity/workspaces/deactivate-member";
 import { verifyDomain } from "../../server/identity/sso/domains";
 import { ssoUrls } from "../../server/identity/sso/sso-urls";
 import { db } from "../../server/infra/db/client";
@@ -156,6 +158,17 @@ describe("OIDC sign-in", () => {
     const html = await res.text();
     expect(html).toContain("deactivated");
     expect(html).toContain('href="/signin"');
+  });
+
+  it("a session opened by single sign-on ends at once when SCIM deactivates the member", async () => {
+    const email = `gus@${domain}`;
+    const { jar, callback } = await throughProvider(email);
+    expect((await jar.fetch(callback)).status).toBe(303);
+    expect(await redeemTicket(jar, baseUrl)).toBe(true);
+    expect(await me(jar, baseUrl)).toEqual({ status: 200, email });
+    const member = await db.membership.findFirstOrThrow({ where: { workspaceId, user: { email } } });
+    await db.$transaction((tx) => deactivateMember(tx, workspaceId, member.id, scimActor("scimt_test")));
+    expect((await me(jar, baseUrl)).status).toBe(401);
   });
 
   it("sends an address of no verified domain back to the sign-in page (SsoNotConfigured)", async () => {
