@@ -147,13 +147,13 @@ describe("SCIM: Users", () => {
   it("pages with startIndex and count", async () => {
     const { client, domain } = await scimWorkspace();
     for (let i = 0; i < 5; i++) await client.createUser(`p${i}@${domain}`);
-    // Six members: the owner first, then the five in the order they were made.
-    const page = await client.request<Users>("GET", "/Users?startIndex=3&count=2");
-    expect(page.body).toMatchObject({ totalResults: 6, startIndex: 3, itemsPerPage: 2 });
+    // Five users in the order they were made (the owner's address is outside the verified domain: not a SCIM User).
+    const page = await client.request<Users>("GET", "/Users?startIndex=2&count=2");
+    expect(page.body).toMatchObject({ totalResults: 5, startIndex: 2, itemsPerPage: 2 });
     expect(page.body.Resources.map((r) => r.userName)).toEqual([`p1@${domain}`, `p2@${domain}`]);
     const counted = await client.request<Users>("GET", "/Users?count=0");
-    expect(counted.body).toMatchObject({ totalResults: 6, itemsPerPage: 0, Resources: [] });
-    const last = await client.request<Users>(`GET`, `/Users?startIndex=6&count=10&attributes=userName`);
+    expect(counted.body).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] });
+    const last = await client.request<Users>(`GET`, `/Users?startIndex=5&count=10&attributes=userName`);
     expect(last.body.Resources).toEqual([{ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], id: expect.any(String), userName: `p4@${domain}`, meta: expect.any(Object) }]);
     expect((await client.request("GET", "/Users?count=abc")).status).toBe(400);
   });
@@ -185,6 +185,9 @@ describe("SCIM: Users", () => {
     expectError(refused, 400, "invalidValue");
     expect((refused.body as { detail: string }).detail).toMatch(/no verified single sign-on domain/);
     expect(await db.membership.count({ where: { workspaceId: workspace.id } })).toBe(2);
+    // The owner's membership (outside the domain) cannot be put into a group either.
+    const ownerMembership = await db.membership.findFirstOrThrow({ where: { workspaceId: workspace.id, role: "owner" } });
+    expectError(await client.createGroup("Owners", [ownerMembership.id]), 400, "invalidValue");
   });
 
   it("links an existing person by e-mail; PUT replaces the profile; Entra's \"False\" deactivates", async () => {
@@ -214,7 +217,16 @@ describe("SCIM: Users", () => {
     // A session with the old version is signed out; one with the new version has no principal in the workspace.
     await expect((await userCaller(m.userId, workspace.id)).workspaces.current()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
 
-    const ownerRow = (await client.findUsers(`userName eq "${owner.email}"`)).body.Resources[0]!;
+    // The owner's own address is outside the verified domain: SCIM neither sees nor changes it.
+    const ownerMembership = await db.membership.findFirstOrThrow({ where: { workspaceId: workspace.id, userId: owner.id } });
+    expect((await client.findUsers(`userName eq "${owner.email}"`)).body.totalResults).toBe(0);
+    expect((await client.oktaSetActive(ownerMembership.id, false)).status).toBe(404);
+    expect((await client.deleteUser(ownerMembership.id)).status).toBe(404);
+    // An owner in the domain who is the last owner cannot be deactivated or deleted.
+    const boss = (await client.createUser(`boss@${domain}`)).body.id as string;
+    await db.membership.update({ where: { id: boss }, data: { role: "owner" } });
+    await db.membership.update({ where: { id: ownerMembership.id }, data: { role: "admin" } });
+    const ownerRow = { id: boss };
     const refused = await client.oktaSetActive(ownerRow.id as string, false);
     expect(refused).toMatchObject({ status: 409, body: { schemas: [ERROR], status: "409" } });
     expect((refused.body as { detail: string }).detail).toMatch(/last owner/);
@@ -229,7 +241,10 @@ describe("SCIM: Groups and the roles they give", () => {
     const ids: string[] = [];
     for (const n of ["dana", "eli"]) ids.push((await client.createUser(`${n}@${domain}`)).body.id as string);
     const [dana, eli] = ids as [string, string];
-    const ownerId = (await client.findUsers(`userName eq "${owner.email}"`)).body.Resources[0]!.id as string;
+    // An owner in the domain: groups never change an owner's role.
+    const ownerId = (await client.createUser(`olga@${domain}`)).body.id as string;
+    await db.membership.update({ where: { id: ownerId }, data: { role: "owner" } });
+    expect((await client.findUsers(`userName eq "${owner.email}"`)).body.totalResults).toBe(0);
     const admins = await client.createGroup("Admins", [dana, ownerId], "g-admins");
     const billing = await client.createGroup("Billing", [dana, eli]);
     expect(admins.status).toBe(201);

@@ -15,6 +15,7 @@ import { paging, projection } from "./scim-query";
 import { listResponse, SCHEMA } from "./scim-schemas";
 import { isConflict, readBody, type ScimContext } from "./scim-input";
 import { syncGroupRoles } from "./group-roles";
+import { scimMemberScope } from "./scim-scope";
 
 const MAX_MEMBERS = 10_000;
 
@@ -79,7 +80,8 @@ export async function getGroup(ctx: ScimContext, id: string, params: URLSearchPa
 async function memberIds(tx: Tx, workspaceId: string, input: GroupInput): Promise<string[]> {
   const ids = [...new Set((input.members ?? []).map((m) => m.value))];
   if (!ids.length) return ids;
-  const found = new Set((await tx.membership.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } })).map((m) => m.id));
+  const scope = await scimMemberScope(workspaceId, tx);
+  const found = new Set((await tx.membership.findMany({ where: { AND: [scope, { id: { in: ids } }] }, select: { id: true } })).map((m) => m.id));
   const unknown = ids.find((id) => !found.has(id));
   if (unknown) throw scimErrors.invalidValue(`\`members\`: no User with id ${JSON.stringify(unknown)} in this workspace.`);
   return ids;

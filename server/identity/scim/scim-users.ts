@@ -1,7 +1,8 @@
 // SCIM Users (RFC 7643 §4.1) of a workspace: a User is a membership and its person. `id` is the
 // membership's id, `userName` the person's e-mail, `externalId` the IdP's own id for them,
 // `active` whether the membership gives access. `name` and `emails` are kept as the IdP sent
-// them and answered back, so a sync sees no drift; `displayName` is the person's name.
+// them and answered back, so a sync sees no drift; `displayName` is the person's name. Only the
+// members in the workspace's verified domains are SCIM Users (scim-scope.ts).
 import { z } from "zod";
 import { recordAudit } from "../../audit/record";
 import { scimActor } from "../../audit/actor";
@@ -17,6 +18,7 @@ import { paging, projection } from "./scim-query";
 import { listResponse, SCHEMA } from "./scim-schemas";
 import { isConflict, readBody, ZScimBool, type ScimContext } from "./scim-input";
 import { defaultAssignment } from "./group-roles";
+import { scimMemberScope, verifiedDomains } from "./scim-scope";
 
 const ZName = z
   .object({
@@ -96,14 +98,14 @@ function personName(input: UserInput): string | null {
 }
 
 async function findRow(client: Tx | typeof db, ctx: ScimContext, id: string): Promise<UserRow> {
-  const row = await client.membership.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: USER_SELECT });
+  const row = await client.membership.findFirst({ where: { AND: [{ id }, await scimMemberScope(ctx.workspaceId, client)] }, select: USER_SELECT });
   if (!row) throw scimErrors.notFound("User", id);
   return row;
 }
 
 export async function listUsers(ctx: ScimContext, params: URLSearchParams) {
   const filter = await filterWhere(params.get("filter"), FILTER, SCHEMA.user);
-  const where: Prisma.MembershipWhereInput = { workspaceId: ctx.workspaceId, ...(filter ? { AND: [filter as Prisma.MembershipWhereInput] } : {}) };
+  const where: Prisma.MembershipWhereInput = { AND: [await scimMemberScope(ctx.workspaceId), ...(filter ? [filter as Prisma.MembershipWhereInput] : [])] };
   const page = paging(params);
   const [total, rows] = await Promise.all([
     db.membership.count({ where }),
@@ -119,13 +121,13 @@ export async function getUser(ctx: ScimContext, id: string, params: URLSearchPar
 
 /** The verified domains people may be provisioned in; refuses an address outside them. */
 async function assertProvisionableDomain(workspaceId: string, email: string): Promise<void> {
-  const domains = await db.ssoDomain.findMany({ where: { workspaceId, verifiedAt: { not: null } }, select: { domain: true }, orderBy: { domain: "asc" } });
+  const domains = await verifiedDomains(workspaceId);
   if (!domains.length) {
     throw scimErrors.invalidValue("This workspace has no verified single sign-on domain: add and verify one (`sso set`, `domain verify`) before provisioning people through SCIM.");
   }
   const domain = domainOf(email);
-  if (!domains.some((d) => d.domain === domain)) {
-    throw scimErrors.invalidValue(`\`userName\`: ${domain} is not a verified domain of this workspace (${domains.map((d) => d.domain).join(", ")}).`);
+  if (!domains.includes(domain)) {
+    throw scimErrors.invalidValue(`\`userName\`: ${domain} is not a verified domain of this workspace (${domains.join(", ")}).`);
   }
 }
 

@@ -28,6 +28,15 @@ async function readJson(req: Request): Promise<unknown> {
   }
 }
 
+/** A path segment, decoded; a malformed escape names no resource. */
+function segment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ScimError(404, `No SCIM resource at ${JSON.stringify(raw)}.`);
+  }
+}
+
 function bearer(req: Request): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
   return match ? match[1]! : null;
@@ -49,7 +58,7 @@ async function handle(req: Request): Promise<Response> {
     if (!caller) throw scimErrors.unauthorized();
     const url = new URL(req.url);
     const rest = url.pathname.startsWith(SCIM_PATH) ? url.pathname.slice(SCIM_PATH.length) : url.pathname;
-    const segments = rest.split("/").filter(Boolean).map(decodeURIComponent);
+    const segments = rest.split("/").filter(Boolean).map(segment);
     const method = req.method.toUpperCase();
     const body = WITH_BODY.has(method) ? await readJson(req) : null;
     const ctx = { workspaceId: caller.workspaceId, tokenId: caller.tokenId, baseUrl: scimBaseUrl(requestOrigin(req, url)) };
