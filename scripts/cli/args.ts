@@ -80,7 +80,7 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   sso remove WORKSPACE_ID [--json]
   domain verify WORKSPACE_ID DOMAIN [--operator] [--json]   (DNS TXT; --operator marks it verified)
   scim token WORKSPACE_ID [--json]   (the base URL and a new token; older tokens are revoked)
-  scim group-role WORKSPACE_ID GROUP ROLE|none [--json]   (a SCIM group's members get ROLE)
+  scim group-role WORKSPACE_ID GROUP ROLE|CUSTOM_ROLE|none [--json]   (GROUP: its id or name; its members get the role)
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]

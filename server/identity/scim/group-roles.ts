@@ -10,8 +10,7 @@ import type { AuditActor } from "../../audit/actor";
 import { recordAudit, type AuditChanges } from "../../audit/record";
 import type { Tx } from "../../infra/db/client";
 import type { Role } from "../../generated/prisma/enums";
-import { revokeKeysCreatedBy } from "../keys/revoke-key";
-import { can } from "../workspaces/permissions";
+import { withdrawMemberRights } from "../workspaces/withdraw-member-rights";
 
 /** Built-in roles a group may give, most privileged first. */
 export const GROUP_ROLES = ["admin", "member", "billing", "viewer"] as const satisfies readonly Role[];
@@ -60,7 +59,7 @@ export async function syncGroupRoles(tx: Tx, workspaceId: string, membershipIds:
       data: { role: next.role, customRoleId: next.customRoleId },
       select: { customRole: { select: { name: true, permissions: true } } },
     });
-    await withdrawWhatRoleLacks(tx, workspaceId, m.userId, { role: next.role, permissions: updated.customRole?.permissions ?? null });
+    await withdrawMemberRights(tx, workspaceId, m.userId, { role: next.role, permissions: updated.customRole?.permissions ?? null });
     const before = m.customRoleId ? await tx.customRole.findUnique({ where: { id: m.customRoleId }, select: { name: true } }) : null;
     const changes = roleChanges({ role: m.role, customRole: before?.name ?? null }, { role: next.role, customRole: updated.customRole?.name ?? null });
     await recordAudit(tx, { workspaceId, actor, action: "member.role_change", target: { type: "member", id: m.userId }, changes });
@@ -78,7 +77,3 @@ export function roleChanges(from: Held, to: Held): AuditChanges {
 }
 
 /** The keys and invitations of a member whose new role may no longer hold them (as withdrawMemberRights, for custom roles too). */
-async function withdrawWhatRoleLacks(tx: Tx, workspaceId: string, userId: string, holder: { role: Role; permissions: readonly string[] | null }): Promise<void> {
-  if (!can(holder, "keys.create")) await revokeKeysCreatedBy(tx, workspaceId, userId);
-  if (!can(holder, "members.manage")) await tx.invitation.deleteMany({ where: { workspaceId, createdById: userId, acceptedAt: null } });
-}
