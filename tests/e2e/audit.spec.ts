@@ -91,7 +91,7 @@ test("a key created and a rename show on the Audit page, newest first, with Load
   expect(csv).not.toContain(secret);
 });
 
-test("a member is told the audit log is for owners and admins", async ({ browser }) => {
+test("a member is told the audit log is for owners, admins and roles with audit.view", async ({ browser }) => {
   const other = await browser.newContext();
   const memberPage = await other.newPage();
   const who = person("Member");
@@ -100,7 +100,7 @@ test("a member is told the audit log is for owners and admins", async ({ browser
   const user = await db.user.findUniqueOrThrow({ where: { email: who.email } });
   await db.membership.create({ data: { workspaceId, userId: user.id, role: "member" } });
   await visit(memberPage, ws("audit"));
-  await expect(memberPage.getByText("The audit log is for owners and admins.")).toBeVisible();
+  await expect(memberPage.getByText("The audit log is for owners, admins and roles with audit.view. Your role (member) cannot see it.")).toBeVisible();
   await expect(memberPage.getByRole("table", { name: "Audit log" })).toHaveCount(0);
   await other.close();
 });
