@@ -13,7 +13,7 @@ import type { McpServerEntry } from "../server-def";
 import { authHeaders, eventMessages } from "./upstream-fetch";
 
 /** The server answered an HTTP error (`code` is its status). */
-export class UpstreamHttpError extends Error {
+class UpstreamHttpError extends Error {
   constructor(
     readonly code: number,
     text: string,
@@ -24,12 +24,12 @@ export class UpstreamHttpError extends Error {
 
 type RpcAnswer = { jsonrpc: "2.0"; id?: string | number | null; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
-export type RpcTarget = { server: McpServerEntry; sessionId: string | null; protocolVersion: string | null };
+type RpcTarget = { server: McpServerEntry; sessionId: string | null; protocolVersion: string | null };
 
 let nextId = 0;
 
 /** The messages of an answer: its JSON (one, or a batch), or an event stream's `message` events. */
-export function answerMessages(answer: Pick<OutboundAnswer, "headers" | "body">): unknown[] {
+function answerMessages(answer: Pick<OutboundAnswer, "headers" | "body">): unknown[] {
   const type = String(answer.headers["content-type"] ?? "");
   const text = answer.body.toString("utf8");
   if (!type.includes("text/event-stream")) {
