@@ -25,11 +25,14 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "ws" | "key" | "plan" | "sess" | "iss" | "node" | "req" | "cred" | "inv" | "resp" | "msg" | "chatcmpl" | "video" | "x402pay" | "gr" | "mcps" | "mcpsess" | "mcpl" | "mcp" | "mcpr" | "ssoc" | "ssod" | "scimt" | "scimg" | "role";
+export type IdPrefix = "ws" | "key" | "plan" | "sess" | "iss" | "node" | "req" | "cred" | "inv" | "resp" | "msg" | "chatcmpl" | "video" | "x402pay" | "gr" | "mcps" | "mcpsess" | "mcpl" | "mcp" | "mcpr" | "ssoc" | "ssod" | "scimt" | "scimg" | "role" | "ftjob" | "ftevent" | "ftckpt";
+
+/** Ids written with a dash, as OpenAI writes them (`video-…`, `ftjob-…`). */
+const DASHED: ReadonlySet<IdPrefix> = new Set(["video", "ftjob", "ftevent", "ftckpt"]);
 
 /** Prefixed ids, e.g. `ws_3fK9...`; video jobs use `video-` as the API reference requires. */
 export function newId(prefix: IdPrefix, length = 24): string {
-  return `${prefix}${prefix === "video" ? "-" : "_"}${randomBase62(length)}`;
+  return `${prefix}${DASHED.has(prefix) ? "-" : "_"}${randomBase62(length)}`;
 }
 
 /** The id a request is answered under (`x-request-id`). */

@@ -9,7 +9,7 @@ import { ROLLUP_CTES, ROLLUP_RETURNING } from "./usage/rollup-sql";
 import { Channel } from "../infra/db/notify";
 import { formatMoney, money, Money } from "../kernel/money";
 
-export type MovementKind = "usage" | "credit" | "adjustment" | "video_reserve" | "video_settle" | "video_release";
+export type MovementKind = "usage" | "credit" | "adjustment" | "video_reserve" | "video_settle" | "video_release" | "ft_reserve" | "ft_settle" | "ft_release";
 
 /** What a usage movement records beside its amount (the UsageEvent row). */
 export type UsageRecord = {
@@ -119,8 +119,8 @@ function values(m: Movement): unknown[] {
 
 function check(m: Movement): void {
   const sign = money(m.amount).comparedTo(0);
-  const negative = m.kind === "usage" || m.kind === "video_reserve";
-  const positive = m.kind === "credit" || m.kind === "video_settle" || m.kind === "video_release";
+  const negative = m.kind === "usage" || m.kind === "video_reserve" || m.kind === "ft_reserve";
+  const positive = m.kind === "credit" || m.kind === "video_settle" || m.kind === "video_release" || m.kind === "ft_settle" || m.kind === "ft_release";
   if ((negative && sign > 0) || (positive && sign < 0)) throw new Error(`ledger: a ${m.kind} movement cannot be ${formatMoney(m.amount)}`);
   if (m.kind === "usage" && !m.usage) throw new Error("ledger: a usage movement needs its usage event");
   if ((m.kind === "credit" || m.kind === "adjustment") && !m.entry) throw new Error("ledger: a credit movement needs its ledger entry");

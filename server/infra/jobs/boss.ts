@@ -9,7 +9,7 @@ import { logFor } from "../telemetry/log";
 
 const log = logFor("jobs");
 
-export const QUEUES = { videoRender: "video-render", batchRun: "batch-run" } as const;
+export const QUEUES = { videoRender: "video-render", batchRun: "batch-run", fineTune: "fine-tune" } as const;
 
 const state = globalThis as unknown as { gatewayBoss?: Promise<PgBoss> };
 
@@ -31,6 +31,7 @@ async function startBoss(): Promise<PgBoss> {
   await boss.start();
   await boss.createQueue(QUEUES.videoRender, { notify: true });
   await boss.createQueue(QUEUES.batchRun, { notify: true });
+  await boss.createQueue(QUEUES.fineTune, { notify: true });
   return boss;
 }
 
