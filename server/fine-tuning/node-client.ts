@@ -1,0 +1,280 @@
+// OpenAI's fine-tuning API on a node (the built-in node, OpenAI itself, any node that speaks it):
+// files uploaded for training, jobs created, read, cancelled, paused and resumed, their events
+// and checkpoints paged, result files read and tuned models deleted. Calls go through the
+// gateway's upstream HTTP (providers/http.ts: its pools, timeouts and auth headers). A node's
+// refusal becomes a GatewayError with the node's own code and words; a node that cannot be
+// reached (or fails on its side) becomes a 5xx GatewayError that `nodeIsDown` recognises.
+import { GatewayError } from "../kernel/errors";
+import { request, postJson, type UpstreamTarget } from "../providers/http";
+import { nodeTarget, type StoredNode } from "../providers/node-target";
+import { FormData, postMultipart } from "../providers/openai-compatible/multipart";
+import { REQUEST_ERRORS, UpstreamFailure } from "../providers/upstream-failure";
+
+export type NodeJobStatus = "validating_files" | "queued" | "running" | "paused" | "succeeded" | "failed" | "cancelled";
+
+export type NodeFile = { id: string; bytes: number; filename: string; purpose: string };
+
+export type NodeHyperparameters = { n_epochs: number | "auto"; batch_size: number | "auto"; learning_rate_multiplier: number | "auto" };
+
+/** The body of a node's `POST /fine_tuning/jobs`. */
+export type NodeJobRequest = {
+  model: string;
+  training_file: string;
+  validation_file?: string | null;
+  suffix?: string | null;
+  seed?: number | null;
+  metadata?: Record<string, string> | null;
+  method: { type: "supervised"; supervised: { hyperparameters: NodeHyperparameters } };
+};
+
+export type NodeJob = {
+  id: string;
+  status: NodeJobStatus;
+  model: string;
+  fineTunedModel: string | null;
+  trainedTokens: number | null;
+  /** Unix seconds, or null. */
+  estimatedFinish: number | null;
+  createdAt: number | null;
+  finishedAt: number | null;
+  resultFiles: string[];
+  error: { code: string; message: string; param: string | null } | null;
+};
+
+export type NodeEvent = { id: string; createdAt: number; level: "info" | "warn" | "error"; message: string; type: "message" | "metrics"; data: unknown };
+
+export type NodeCheckpoint = { id: string; createdAt: number; model: string; step: number; metrics: Record<string, unknown> };
+
+export type NodePage<T> = { data: T[]; hasMore: boolean };
+
+const STATUSES = new Set<NodeJobStatus>(["validating_files", "queued", "running", "paused", "succeeded", "failed", "cancelled"]);
+
+/** The largest result file read from a node (a metrics CSV is a line per step). */
+const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+/** Whether an error from this client means the node could not be reached or failed on its side (worth retrying later). */
+export function nodeIsDown(err: unknown): boolean {
+  if (err instanceof UpstreamFailure) return err.retryable;
+  return err instanceof GatewayError && err.cause instanceof UpstreamFailure && err.cause.retryable;
+}
+
+/** Whether the node answered that it does not know what was asked for (404). */
+export function nodeNotFound(err: unknown): boolean {
+  return err instanceof GatewayError && err.cause instanceof UpstreamFailure && err.cause.status === 404;
+}
+
+/** A node's failure as the gateway's error: its refusals in its own words, anything else a 5xx naming the node. */
+function gatewayErrorOf(failure: UpstreamFailure, what: string): GatewayError {
+  const body = failure.body as { error?: { message?: unknown; code?: unknown; param?: unknown } } | null;
+  const status = failure.status ?? 0;
+  if (failure.kind === "status" && (REQUEST_ERRORS.has(status) || status === 404 || status === 409)) {
+    return new GatewayError({
+      status,
+      code: typeof body?.error?.code === "string" ? body.error.code : status === 404 ? "not_found" : "upstream_rejected",
+      message: typeof body?.error?.message === "string" ? body.error.message : `The node refused to ${what} (HTTP ${status}).`,
+      param: typeof body?.error?.param === "string" ? body.error.param : null,
+      cause: failure,
+    });
+  }
+  if (failure.kind === "credentials" || status === 401 || status === 403) {
+    return new GatewayError({
+      status: 502,
+      code: "upstream_auth_failed",
+      message: `The node refused the gateway's credentials when asked to ${what}: the gateway's operator must fix the node's key.`,
+      cause: failure,
+    });
+  }
+  if (failure.kind === "timeout") {
+    return new GatewayError({ status: 504, code: "upstream_timeout", message: `The node timed out when asked to ${what}.`, cause: failure });
+  }
+  if (failure.kind === "connect") {
+    return new GatewayError({ status: 502, code: "node_unreachable", message: `The node could not be reached to ${what}.`, cause: failure });
+  }
+  return new GatewayError({
+    status: 502,
+    code: "upstream_error",
+    message: `The node failed when asked to ${what}${status ? ` (HTTP ${status})` : ""}.`,
+    cause: failure,
+  });
+}
+
+async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof UpstreamFailure) throw gatewayErrorOf(err, what);
+    throw err;
+  }
+}
+
+async function json(res: { body: { text(): Promise<string> } }, what: string): Promise<Record<string, unknown>> {
+  const text = await res.body.text();
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === "object") return parsed as Record<string, unknown>;
+  } catch {
+    // below
+  }
+  throw new UpstreamFailure("protocol", `the node's ${what} could not be read`, 502);
+}
+
+const finite = (v: unknown): number | null => {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+};
+
+function toJob(raw: Record<string, unknown>): NodeJob {
+  const status = String(raw.status) as NodeJobStatus;
+  if (typeof raw.id !== "string" || !STATUSES.has(status)) throw new UpstreamFailure("protocol", "the node answered something that is not a fine-tuning job", 502);
+  const err = raw.error as { code?: unknown; message?: unknown; param?: unknown } | null | undefined;
+  const hasError = !!err && (err.code != null || err.message != null);
+  return {
+    id: raw.id,
+    status,
+    model: String(raw.model ?? ""),
+    fineTunedModel: typeof raw.fine_tuned_model === "string" && raw.fine_tuned_model ? raw.fine_tuned_model : null,
+    trainedTokens: finite(raw.trained_tokens),
+    estimatedFinish: finite(raw.estimated_finish),
+    createdAt: finite(raw.created_at),
+    finishedAt: finite(raw.finished_at),
+    resultFiles: Array.isArray(raw.result_files) ? raw.result_files.filter((f): f is string => typeof f === "string") : [],
+    error: hasError
+      ? {
+          code: typeof err!.code === "string" && err!.code ? err!.code : "training_failed",
+          message: typeof err!.message === "string" && err!.message ? err!.message : "The node failed to train the model.",
+          param: typeof err!.param === "string" ? err!.param : null,
+        }
+      : null,
+  };
+}
+
+function toEvent(raw: Record<string, unknown>): NodeEvent {
+  if (typeof raw.id !== "string") throw new UpstreamFailure("protocol", "the node answered an event without an id", 502);
+  const level = raw.level === "warn" || raw.level === "error" ? raw.level : "info";
+  return {
+    id: raw.id,
+    createdAt: finite(raw.created_at) ?? Math.floor(Date.now() / 1000),
+    level,
+    message: typeof raw.message === "string" ? raw.message : "",
+    type: raw.type === "metrics" ? "metrics" : "message",
+    data: raw.data ?? null,
+  };
+}
+
+function toCheckpoint(raw: Record<string, unknown>): NodeCheckpoint {
+  const model = raw.fine_tuned_model_checkpoint;
+  const step = finite(raw.step_number);
+  if (typeof raw.id !== "string" || typeof model !== "string" || step === null) {
+    throw new UpstreamFailure("protocol", "the node answered something that is not a fine-tuning checkpoint", 502);
+  }
+  return {
+    id: raw.id,
+    createdAt: finite(raw.created_at) ?? Math.floor(Date.now() / 1000),
+    model,
+    step,
+    metrics: raw.metrics && typeof raw.metrics === "object" ? (raw.metrics as Record<string, unknown>) : {},
+  };
+}
+
+function page<T>(raw: Record<string, unknown>, map: (item: Record<string, unknown>) => T): NodePage<T> {
+  if (!Array.isArray(raw.data)) throw new UpstreamFailure("protocol", "the node answered a list without data", 502);
+  return { data: raw.data.map((d) => map((d ?? {}) as Record<string, unknown>)), hasMore: raw.has_more === true };
+}
+
+const listQuery = (after?: string, limit = 100) => `?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ""}`;
+
+/** A node's row (its key still sealed) or a routable node (its headers made). */
+export type FineTuningNode = (StoredNode & { id?: string }) | (UpstreamTarget & { id?: string; headers: Record<string, string> });
+
+/** The fine-tuning API of one node. */
+export function nodeFineTuning(node: FineTuningNode) {
+  const target: UpstreamTarget = "headers" in node && node.headers ? (node as UpstreamTarget) : nodeTarget(node as StoredNode);
+  const get = <T>(path: string, what: string, map: (raw: Record<string, unknown>) => T, signal?: AbortSignal) =>
+    call(what, async () => map(await json(await request(target, "GET", path, { headers: { accept: "application/json" }, signal }), what)));
+  const postBody = <T>(path: string, body: unknown, what: string, map: (raw: Record<string, unknown>) => T, signal?: AbortSignal) =>
+    call(what, async () => map(await json(await postJson(target, path, JSON.stringify(body), signal), what)));
+  const job = (id: string) => `/fine_tuning/jobs/${encodeURIComponent(id)}`;
+
+  return {
+    /** Uploads a training or validation file (purpose `fine-tune`). */
+    async uploadFile(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<NodeFile> {
+      return call("accept the training file", async () => {
+        const form = new FormData();
+        form.append("purpose", "fine-tune");
+        form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/jsonl" }), name);
+        const raw = await json(await postMultipart(target, "/files", form, signal), "file");
+        if (typeof raw.id !== "string") throw new UpstreamFailure("protocol", "the node answered something that is not a file", 502);
+        return { id: raw.id, bytes: finite(raw.bytes) ?? bytes.length, filename: String(raw.filename ?? name), purpose: String(raw.purpose ?? "fine-tune") };
+      });
+    },
+    async createJob(body: NodeJobRequest, signal?: AbortSignal): Promise<NodeJob> {
+      return postBody("/fine_tuning/jobs", body, "start the fine-tuning job", toJob, signal);
+    },
+    async getJob(id: string, signal?: AbortSignal): Promise<NodeJob> {
+      return get(job(id), "report on the fine-tuning job", toJob, signal);
+    },
+    /** One page of the job's events, newest first; `after`: only events older than that one. */
+    async listEvents(id: string, after?: string, signal?: AbortSignal): Promise<NodePage<NodeEvent>> {
+      return get(`${job(id)}/events${listQuery(after)}`, "list the job's events", (raw) => page(raw, toEvent), signal);
+    },
+    /** One page of the job's checkpoints, newest first; `after`: only checkpoints older than that one. */
+    async listCheckpoints(id: string, after?: string, signal?: AbortSignal): Promise<NodePage<NodeCheckpoint>> {
+      return get(`${job(id)}/checkpoints${listQuery(after)}`, "list the job's checkpoints", (raw) => page(raw, toCheckpoint), signal);
+    },
+    async cancel(id: string, signal?: AbortSignal): Promise<NodeJob> {
+      return postBody(`${job(id)}/cancel`, {}, "cancel the fine-tuning job", toJob, signal);
+    },
+    async pause(id: string, signal?: AbortSignal): Promise<NodeJob> {
+      return postBody(`${job(id)}/pause`, {}, "pause the fine-tuning job", toJob, signal);
+    },
+    async resume(id: string, signal?: AbortSignal): Promise<NodeJob> {
+      return postBody(`${job(id)}/resume`, {}, "resume the fine-tuning job", toJob, signal);
+    },
+    /** A file's content (a job's metrics CSV), whole. */
+    async fileContent(id: string, signal?: AbortSignal): Promise<{ bytes: Buffer; filename: string | null }> {
+      return call("send the result file", async () => {
+        const res = await request(target, "GET", `/files/${encodeURIComponent(id)}/content`, { signal });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res.body) {
+          size += (chunk as Buffer).length;
+          if (size > MAX_RESULT_BYTES) {
+            res.body.destroy();
+            throw new UpstreamFailure("protocol", `the node's result file is larger than ${MAX_RESULT_BYTES} bytes`, 502);
+          }
+          chunks.push(chunk as Buffer);
+        }
+        const disposition = String(res.headers["content-disposition"] ?? "");
+        const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? null;
+        return { bytes: Buffer.concat(chunks), filename };
+      });
+    },
+    /** A file's metadata (its name). */
+    async getFile(id: string, signal?: AbortSignal): Promise<NodeFile> {
+      const toFile = (raw: Record<string, unknown>) => ({ id: String(raw.id ?? id), bytes: finite(raw.bytes) ?? 0, filename: String(raw.filename ?? id), purpose: String(raw.purpose ?? "") });
+      return get(`/files/${encodeURIComponent(id)}`, "describe the file", toFile, signal);
+    },
+    /** Deletes a file on the node; one it no longer has is fine. */
+    async deleteFile(id: string, signal?: AbortSignal): Promise<void> {
+      await call("delete the file", async () => {
+        try {
+          await (await request(target, "DELETE", `/files/${encodeURIComponent(id)}`, { signal })).body.dump();
+        } catch (err) {
+          if (!(err instanceof UpstreamFailure && err.status === 404)) throw err;
+        }
+      });
+    },
+    /** Deletes a tuned model on the node; one it no longer has is fine. */
+    async deleteModel(name: string, signal?: AbortSignal): Promise<void> {
+      await call("delete the tuned model", async () => {
+        try {
+          await (await request(target, "DELETE", `/models/${encodeURIComponent(name)}`, { signal })).body.dump();
+        } catch (err) {
+          if (!(err instanceof UpstreamFailure && err.status === 404)) throw err;
+        }
+      });
+    },
+  };
+}
+
+export type NodeFineTuning = ReturnType<typeof nodeFineTuning>;
