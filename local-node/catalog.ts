@@ -13,6 +13,9 @@ const noPrices = {
   per_image: "0",
   per_video_second: "0",
   reasoning_per_1m: "0",
+  training_per_1m: "0",
+  fine_tuned_input_per_1m: "0",
+  fine_tuned_output_per_1m: "0",
   pricing_status: "active",
 };
 
@@ -29,6 +32,7 @@ function card(id: string, fields: Record<string, unknown>): Card {
     provider: "local",
     knowledge_cutoff: "2025-12",
     deprecated: false,
+    fine_tunable: false,
     ...fields,
   };
 }
@@ -37,6 +41,8 @@ export const MODELS: Card[] = [
   card("local-chat-sim", {
     display_name: "Local Chat (simulated)",
     type: "chat",
+    // fine-tuning trains a real model on the file (docs/LOCAL-NODE.md, "Fine-tuning")
+    fine_tunable: true,
     context_length: 32768,
     max_output_tokens: 4096,
     capabilities: { ...noCaps, input_modalities: ["text"], output_modalities: ["text"], json_mode: true, streaming: true, structured_output: true, tools: true },

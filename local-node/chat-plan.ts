@@ -24,7 +24,7 @@ export type PlannedChoice = {
 export type ChatPlan = { choices: PlannedChoice[]; usage: Usage };
 
 /** The seed of a request: its messages and `seed`, so equal requests get equal answers. */
-function seedKey(req: ChatRequest): string {
+export function seedKey(req: ChatRequest): string {
   return `${JSON.stringify(req.messages)}|${req.seed ?? ""}`;
 }
 
@@ -44,7 +44,7 @@ function answerText(req: ChatRequest, rng: Rng): string {
 }
 
 /** Cuts `text` at the first stop sequence and at `limit` tokens, whichever comes first. */
-function truncate(text: string, limit: number, stops: string[]): { text: string; ids: number[]; reason: FinishReason } {
+export function truncate(text: string, limit: number, stops: string[]): { text: string; ids: number[]; reason: FinishReason } {
   const ids = encode(text);
   const cut = ids.length > limit ? ids.slice(0, limit) : ids;
   const visible = cut === ids ? text : decode(cut);

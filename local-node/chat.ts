@@ -4,6 +4,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseChatRequest, type ChatRequest } from "./chat-request";
 import { planChat, type ChatPlan } from "./chat-plan";
+import { planTuned } from "./chat-tuned";
+import type { LoadedModel } from "./fine-tune/model";
 import { streamChat } from "./chat-stream";
 import { ApiError, clientGone, readJson, send, sleep } from "./http";
 import { requireModel } from "./models";
@@ -11,6 +13,8 @@ import { base62, seededRng } from "./random";
 import { findTriggers, SLOW_MS } from "./triggers";
 
 export type Timing = { tokenDelayMs: number; latencyMs: number };
+/** The fine-tuned model called `name`, when there is one. */
+export type TunedModels = (name: string) => LoadedModel | undefined;
 
 /** What every chat.completion and chat.completion.chunk carries. */
 export type Envelope = { id: string; created: number; model: string; system_fingerprint: string; service_tier: "default" };
@@ -49,9 +53,10 @@ function completion(env: Envelope, plan: ChatPlan) {
   };
 }
 
-export async function chatCompletions(req: IncomingMessage, res: ServerResponse, timing: Timing): Promise<void> {
+export async function chatCompletions(req: IncomingMessage, res: ServerResponse, timing: Timing, tuned: TunedModels = () => undefined): Promise<void> {
   const body = await readJson(req);
-  requireModel(body, "chat", "v1/chat/completions");
+  const tunedModel = typeof body.model === "string" ? tuned(body.model) : undefined;
+  if (!tunedModel) requireModel(body, "chat", "v1/chat/completions");
   const request = parseChatRequest(body);
   const triggers = findTriggers(request);
   const gone = clientGone(res);
@@ -62,7 +67,7 @@ export async function chatCompletions(req: IncomingMessage, res: ServerResponse,
   if (triggers.fail || (triggers.failMidStream && !request.stream)) {
     throw new ApiError(500, "simulated_failure", "Simulated failure of the local node ([sim:fail]).", null, "server_error");
   }
-  const plan = planChat(request);
+  const plan = tunedModel ? planTuned(request, tunedModel) : planChat(request);
   if (request.stream) {
     const includeUsage = request.stream_options?.include_usage === true;
     await streamChat(res, envelope(request), plan, { tokenDelayMs: timing.tokenDelayMs, includeUsage, failMidStream: triggers.failMidStream, gone });

@@ -18,6 +18,12 @@ export const LocalNodeEnvSchema = z.object({
   LOCAL_NODE_VIDEO_DELAY_MS: ms(0),
   /** Video renders running at once; further jobs wait queued. */
   LOCAL_NODE_VIDEO_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Where fine-tuning keeps files, jobs, checkpoints and tuned models; a temporary folder when unset. */
+  LOCAL_NODE_DATA_DIR: z.string().optional().transform((v) => v || undefined),
+  /** Pause between two fine-tuning steps (ms): for tests that stop a job mid-training. */
+  LOCAL_NODE_FINE_TUNE_STEP_DELAY_MS: ms(0),
+  /** Fine-tuning jobs training at once; further jobs wait queued. */
+  LOCAL_NODE_FINE_TUNE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
 });
 
 export type LocalNodeConfig = {
@@ -28,6 +34,9 @@ export type LocalNodeConfig = {
   latencyMs: number;
   videoDelayMs: number;
   videoConcurrency: number;
+  dataDir?: string;
+  fineTuneStepDelayMs: number;
+  fineTuneConcurrency: number;
 };
 
 export function readConfig(source: NodeJS.ProcessEnv = process.env): LocalNodeConfig {
@@ -45,5 +54,8 @@ export function readConfig(source: NodeJS.ProcessEnv = process.env): LocalNodeCo
     latencyMs: env.LOCAL_NODE_LATENCY_MS,
     videoDelayMs: env.LOCAL_NODE_VIDEO_DELAY_MS,
     videoConcurrency: env.LOCAL_NODE_VIDEO_CONCURRENCY,
+    dataDir: env.LOCAL_NODE_DATA_DIR,
+    fineTuneStepDelayMs: env.LOCAL_NODE_FINE_TUNE_STEP_DELAY_MS,
+    fineTuneConcurrency: env.LOCAL_NODE_FINE_TUNE_CONCURRENCY,
   };
 }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { MODELS } from "./catalog";
 import { chatCompletions } from "./chat";
 import { embeddings } from "./embeddings";
+import { FineTuning } from "./fine-tune/service";
 import { imageEdits, imageVariations } from "./image-edits";
 import { imageGenerations } from "./images";
 import { moderations } from "./moderations";
@@ -24,13 +25,19 @@ export type LocalNodeOptions = {
   videoDelayMs?: number;
   /** Video renders running at once; the others wait queued. Default 2. */
   videoConcurrency?: number;
+  /** Where fine-tuning keeps its files, jobs and models; a temporary folder when absent. */
+  dataDir?: string;
+  /** Pause between two fine-tuning steps (ms). Default 0. */
+  fineTuneStepDelayMs?: number;
+  /** Fine-tuning jobs training at once; the others wait queued. Default 2. */
+  fineTuneConcurrency?: number;
 };
 
 type Route = (req: IncomingMessage, res: ServerResponse, match: RegExpMatchArray) => void | Promise<void>;
 
 const startedAt = performance.now();
 
-function routes(options: LocalNodeOptions, videos: VideoStore): [string, RegExp, Route][] {
+function routes(options: LocalNodeOptions, videos: VideoStore, tuning: FineTuning): [string, RegExp, Route][] {
   const id = (m: RegExpMatchArray) => decodeURIComponent(m[1] ?? "");
   const timing = { tokenDelayMs: options.tokenDelayMs ?? 0, latencyMs: options.latencyMs ?? 0 };
   return [
@@ -39,12 +46,13 @@ function routes(options: LocalNodeOptions, videos: VideoStore): [string, RegExp,
       "GET",
       /^\/v1\/models\/([^/]+)$/,
       (_req, res, m) => {
-        const model = MODELS.find((x) => x.id === decodeURIComponent(m[1] ?? ""));
+        const model = MODELS.find((x) => x.id === id(m)) ?? tuning.card(id(m));
         if (model) send(res, 200, model);
         else error(res, 404, "model_not_found", `The model ${m[1]} does not exist`, "model");
       },
     ],
-    ["POST", /^\/v1\/chat\/completions$/, (req, res) => chatCompletions(req, res, timing)],
+    ["DELETE", /^\/v1\/models\/([^/]+)$/, (_req, res, m) => tuning.deleteModel(res, id(m))],
+    ["POST", /^\/v1\/chat\/completions$/, (req, res) => chatCompletions(req, res, timing, (name) => tuning.model(name))],
     ["POST", /^\/v1\/embeddings$/, (req, res) => embeddings(req, res, timing.latencyMs)],
     ["POST", /^\/v1\/moderations$/, (req, res) => moderations(req, res)],
     ["POST", /^\/v1\/audio\/speech$/, (req, res) => speech(req, res)],
@@ -58,12 +66,14 @@ function routes(options: LocalNodeOptions, videos: VideoStore): [string, RegExp,
     ["GET", /^\/v1\/videos\/([^/]+)$/, (_req, res, m) => getVideo(res, videos, id(m))],
     ["DELETE", /^\/v1\/videos\/([^/]+)$/, (_req, res, m) => deleteVideo(res, videos, id(m))],
     ["GET", /^\/v1\/videos\/([^/]+)\/content$/, (req, res, m) => videoContent(req, res, videos, id(m))],
+    ...tuning.routes(),
   ];
 }
 
 export function createLocalNode(options: LocalNodeOptions = {}): Server {
   const videos = new VideoStore({ delayMs: options.videoDelayMs ?? 0, concurrency: options.videoConcurrency ?? 2 });
-  const table = routes(options, videos);
+  const tuning = new FineTuning({ dataDir: options.dataDir, stepDelayMs: options.fineTuneStepDelayMs, concurrency: options.fineTuneConcurrency });
+  const table = routes(options, videos, tuning);
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (path === "/health") return send(res, 200, { ok: true, uptimeMs: Math.round(performance.now() - startedAt) });
@@ -80,6 +90,9 @@ export function createLocalNode(options: LocalNodeOptions = {}): Server {
       else error(res, 500, "internal_error", err.message);
     });
   });
-  server.once("close", () => videos.close()); // stops renders, removes the rendered files
+  server.once("close", () => {
+    videos.close(); // stops renders, removes the rendered files
+    void tuning.close(); // stops training; saved jobs go on at the next start
+  });
   return server;
 }
