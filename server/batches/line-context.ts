@@ -11,10 +11,10 @@ import type { InputLine } from "./input-lines";
 export type LineContext = CallContext & { charged(): string };
 
 /** The fraction of the live price a line of this model costs: its catalog's batch discount (0.5 when the model is unknown, which fails the line anyway). */
-export async function priceFactorOf(model: unknown): Promise<string> {
+export async function priceFactorOf(model: unknown, workspaceId: string): Promise<string> {
   if (typeof model !== "string") return "0.5";
   try {
-    return formatMoney((await findModel(model)).row.batchDiscount);
+    return formatMoney((await findModel(model, workspaceId)).row.batchDiscount);
   } catch {
     return "0.5";
   }

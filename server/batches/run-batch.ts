@@ -131,7 +131,7 @@ async function runLines(batch: BatchRow, lines: InputLine[], runLine: LineRunner
 /** Runs one line; its answer or error as the output line records it. */
 async function runOne(batch: BatchRow, line: InputLine, principal: Principal | GatewayError, runLine: LineRunner, signal?: AbortSignal): Promise<FinishedLine> {
   if (principal instanceof GatewayError) return failed(batch, line, runLine, newRequestId(), principal);
-  const factor = await priceFactorOf(line.body.model);
+  const factor = await priceFactorOf(line.body.model, principal.workspaceId);
   for (let attempt = 0; ; attempt++) {
     await awaitBackgroundTurn(principal, signal);
     // Stopped while it waited for its turn: the line is not run here, the attempt that resumes the batch runs it.

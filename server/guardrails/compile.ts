@@ -30,12 +30,12 @@ const perText = (texts: string[], find: (text: string) => Omit<TextFinding, "ind
   findings: texts.flatMap((text, index) => (text ? find(text).map((f) => ({ ...f, index })) : [])),
 });
 
-/** Flags each text a moderation model (of the catalog) flags, at the guardrail's thresholds. */
-function moderationCheck(model: string, thresholds: Record<string, number> | undefined, timeoutMs: number) {
+/** Flags each text a moderation model (of the catalog, as the guardrail's workspace sees it) flags, at the guardrail's thresholds. */
+function moderationCheck(model: string, workspaceId: string | null, thresholds: Record<string, number> | undefined, timeoutMs: number) {
   return async (texts: string[]): Promise<CheckResult> => {
     const sent = texts.map((t, index) => ({ t, index })).filter((x) => x.t.trim());
     if (!sent.length) return { findings: [] };
-    const results = await moderateTexts(model, sent.map((x) => x.t), AbortSignal.timeout(timeoutMs));
+    const results = await moderateTexts(model, workspaceId, sent.map((x) => x.t), AbortSignal.timeout(timeoutMs));
     const findings = results.flatMap((r, i) => {
       const category = flaggedCategory(r, thresholds);
       return category ? [{ index: sent[i]!.index, rule: category, start: 0, end: 0 }] : [];
@@ -44,7 +44,7 @@ function moderationCheck(model: string, thresholds: Record<string, number> | und
   };
 }
 
-function checkOf(def: GuardrailDefinition, secret: string | null): CompiledGuardrail["check"] {
+function checkOf(def: GuardrailDefinition, secret: string | null, workspaceId: string | null): CompiledGuardrail["check"] {
   const redact = def.action === "redact";
   switch (def.type) {
     case "pii": {
@@ -56,7 +56,7 @@ function checkOf(def: GuardrailDefinition, secret: string | null): CompiledGuard
       return (texts) => perText(texts, (t) => findDenied(list, t, redact ? "[DENIED]" : undefined));
     }
     case "injection": {
-      const classify = def.model ? moderationCheck(def.model, undefined, def.timeout_ms) : null;
+      const classify = def.model ? moderationCheck(def.model, workspaceId, undefined, def.timeout_ms) : null;
       const heuristics = (texts: string[]) => perText(texts, (t) => findInjection(t).map((f) => ({ rule: f.rule, start: f.start, end: f.end })));
       if (!classify) return heuristics;
       return async (texts) => {
@@ -65,7 +65,7 @@ function checkOf(def: GuardrailDefinition, secret: string | null): CompiledGuard
       };
     }
     case "moderation":
-      return moderationCheck(def.model!, def.thresholds, def.timeout_ms);
+      return moderationCheck(def.model!, workspaceId, def.thresholds, def.timeout_ms);
     case "schema": {
       const schema = import("./detectors/json-schema").then((m) => ({ check: m.checkJson, validate: m.compileSchema(def.schema!) }));
       return async (texts) => {
@@ -97,7 +97,7 @@ export function compiledGuardrail(row: GuardrailRow): CompiledGuardrail {
           timeoutMs: parsed.data.timeout_ms,
           input: parsed.data.stage !== "output",
           output: parsed.data.stage !== "input",
-          check: checkOf(parsed.data, row.secret),
+          check: checkOf(parsed.data, row.secret, row.scope === "*" ? null : row.scope),
         }
       : { name: row.name, type: "deny", action: "block", onError: "block", timeoutMs: 1, input: true, output: true, check: () => Promise.reject(new Error("the guardrail's stored definition is not valid")) };
     compiled.set(row, c);

@@ -47,7 +47,7 @@ function parse(input: unknown): GuardrailDefinition {
 }
 
 /** The checks that need more than the JSON; throws 400 naming the field. */
-async function check(def: GuardrailDefinition): Promise<void> {
+async function check(def: GuardrailDefinition, workspaceId: string | null): Promise<void> {
   def.patterns?.forEach((p, i) => {
     const compiled = compileDenyPattern(p);
     if (typeof compiled === "string") throw errors.invalidRequest(`patterns[${i}] is not an RE2 expression: ${compiled}`, `patterns[${i}]`, "invalid_pattern");
@@ -59,7 +59,7 @@ async function check(def: GuardrailDefinition): Promise<void> {
   if (def.url) assertOutboundUrlAllowed(def.url, "url");
   if (def.anonymizer_url) assertOutboundUrlAllowed(def.anonymizer_url, "anonymizer_url");
   if (def.model) {
-    const { row } = await resolveModel(def.model).catch(() => {
+    const { row } = await resolveModel(def.model, workspaceId).catch(() => {
       throw errors.invalidRequest(`\`${def.model}\` is not a model of the catalog.`, "model", "model_not_found");
     });
     if (row.type !== "moderation") throw errors.invalidRequest(`\`${def.model}\` is a ${row.type} model; a guardrail's model is a moderation (classifier) model.`, "model", "model_not_supported");
@@ -89,7 +89,7 @@ const changed = (tx: Tx, workspaceId: string | null) => notify(tx, Channel.plans
 /** Adds a guardrail to the workspace (null: the operator's), or replaces the definition of the one of that name (its attachments kept). */
 export async function addGuardrail(workspaceId: string | null, input: unknown, actor?: AuditActor): Promise<GuardrailView> {
   const def = parse(input);
-  await check(def);
+  await check(def, workspaceId);
   const scope = scopeOf(workspaceId);
   let secret: string | undefined;
   const row = await db.$transaction(async (tx) => {

@@ -38,7 +38,7 @@ export const modelsList = operation({
   // The catalog's models and the routes the caller's workspace can name, only those it may call:
   // its plan's and key's model lists, and a restricted key's operation groups.
   handler: async (ctx) => {
-    const [list, allowed, routes, catalog] = await Promise.all([listModels(), allowedModels(ctx.principal), allRoutes(), getCatalog()]);
+    const [list, allowed, routes, catalog] = await Promise.all([listModels(ctx.principal.workspaceId), allowedModels(ctx.principal), allRoutes(), getCatalog()]);
     const groups = permissionsOf(ctx.principal);
     const data = [...list.data, ...routeModelObjects(routes, ctx.principal.workspaceId, catalog)].filter((m) => (!allowed || allowed.has(m.id)) && (!groups || groups.has(GROUP_OF[m.type])));
     return { ...list, data };
@@ -71,7 +71,7 @@ export const modelsGet = operation({
     if (allowed && !allowed.has(input.id)) throw errors.modelNotFound(input.id);
     // A route the caller's workspace can name is shown as the first model it reaches, under its own name.
     const [routes, catalog] = await Promise.all([allRoutes(), getCatalog()]);
-    const model = routeModelDetail(routes, ctx.principal.workspaceId, input.id, catalog) ?? (await getModel(input.id));
+    const model = routeModelDetail(routes, ctx.principal.workspaceId, input.id, catalog) ?? (await getModel(input.id, ctx.principal.workspaceId));
     // A restricted key sees only the models its operation groups can call, as in the list.
     const groups = permissionsOf(ctx.principal);
     if (groups && !groups.has(GROUP_OF[model.type])) throw errors.modelNotFound(input.id);
@@ -94,7 +94,7 @@ export const modelsDelete = operation({
   produces: { kind: "json" },
   errors: { 403: "Models are managed by the gateway's operators; an API key cannot delete one (`permission_denied`)." },
   pricing: { kind: "free" },
-  handler: (_ctx, input) => deleteModelAsApiKey(input.id),
+  handler: (ctx, input) => deleteModelAsApiKey(input.id, ctx.principal.workspaceId),
 });
 
 export const networkStatusOp = operation({
@@ -111,7 +111,7 @@ export const networkStatusOp = operation({
   output: ZNetworkStatus,
   produces: { kind: "json" },
   pricing: { kind: "free" },
-  handler: () => networkStatus(),
+  handler: (ctx) => networkStatus(ctx.principal.workspaceId),
 });
 
 export const healthCheck = operation({

@@ -35,7 +35,7 @@ export const embeddingsCreate = operation({
   pricing: { kind: "metered", unit: "tokens", note: "input tokens the node reports, at input_per_1m" },
   cached: true,
   guarded: "embeddings",
-  handler: (_ctx, input) => createEmbeddings(input),
+  handler: (ctx, input) => createEmbeddings(input, ctx.principal.workspaceId),
 });
 
 export const audioSpeech = operation({
@@ -53,7 +53,7 @@ export const audioSpeech = operation({
   produces: { kind: "binary", mediaTypes: ["audio/mpeg", "audio/ogg", "audio/aac", "audio/flac", "audio/wav", "audio/pcm"] },
   errors: NODE_CALL,
   pricing: { kind: "upfront", unit: "characters", note: "characters of `input` (code points), at per_1m_chars" },
-  handler: (_ctx, input) => createSpeech(input),
+  handler: (ctx, input) => createSpeech(input, ctx.principal.workspaceId),
 });
 
 export const audioTranscribe = operation({
@@ -72,7 +72,7 @@ export const audioTranscribe = operation({
   produces: TRANSCRIPT,
   errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
-  handler: (_ctx, input) => transcribe(input),
+  handler: (ctx, input) => transcribe(input, ctx.principal.workspaceId),
 });
 
 export const audioTranslate = operation({
@@ -91,7 +91,7 @@ export const audioTranslate = operation({
   produces: TRANSCRIPT,
   errors: NODE_CALL,
   pricing: AUDIO_SECONDS,
-  handler: (_ctx, input) => translate(input),
+  handler: (ctx, input) => translate(input, ctx.principal.workspaceId),
 });
 
 export const imagesGenerate = operation({
@@ -111,7 +111,7 @@ export const imagesGenerate = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (_ctx, input) => generateImages(input),
+  handler: (ctx, input) => generateImages(input, ctx.principal.workspaceId),
 });
 
 export const imagesEdit = operation({
@@ -131,7 +131,7 @@ export const imagesEdit = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (_ctx, input) => editImages(input),
+  handler: (ctx, input) => editImages(input, ctx.principal.workspaceId),
 });
 
 export const imagesVary = operation({
@@ -151,7 +151,7 @@ export const imagesVary = operation({
   produces: { kind: "json" },
   errors: NODE_CALL,
   pricing: IMAGES,
-  handler: (_ctx, input) => varyImages(input),
+  handler: (ctx, input) => varyImages(input, ctx.principal.workspaceId),
 });
 
 /** A stored image behind a signed, expiring link: the signature is the credential. */

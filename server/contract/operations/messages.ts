@@ -29,7 +29,7 @@ export const messagesCreate = operation({
   cached: true,
   guarded: "messages",
   dialect: "anthropic",
-  handler: (_ctx, input) => createMessage(input),
+  handler: (ctx, input) => createMessage(input, ctx.principal.workspaceId),
 });
 
 export const messagesCountTokens = operation({

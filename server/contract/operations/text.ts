@@ -31,7 +31,7 @@ export const chatCreateCompletion = operation({
   pricing: TOKENS,
   cached: true,
   guarded: "chat",
-  handler: (_ctx, input) => createChatCompletion(input),
+  handler: (ctx, input) => createChatCompletion(input, ctx.principal.workspaceId),
 });
 
 export const responsesCreate = operation({

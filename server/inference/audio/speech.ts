@@ -22,8 +22,8 @@ const CONTENT_TYPES: Record<SpeechRequest["response_format"], string> = {
   pcm: "audio/pcm",
 };
 
-export async function createSpeech(req: SpeechRequest): Promise<ModelCall<BinaryBody>> {
-  const { row } = await resolveModel(req.model);
+export async function createSpeech(req: SpeechRequest, workspaceId: string | null): Promise<ModelCall<BinaryBody>> {
+  const { row } = await resolveModel(req.model, workspaceId);
   requireModelType(row, "speech", "/v1/audio/speech");
   return new ModelCall({ endpoint: "/v1/audio/speech", model: row.id, maxCost: maxSpeechCost(row, req.input) }, (metering) => speak(metering, row, req));
 }

@@ -37,9 +37,9 @@ function formFor(req: TranscriptionRequest, upstreamModel: string): FormData {
 
 type Transcript = Record<string, unknown> | BinaryBody;
 
-async function plan(req: TranscriptionRequest, task: Task): Promise<ModelCall<Transcript>> {
+async function plan(req: TranscriptionRequest, task: Task, workspaceId: string | null): Promise<ModelCall<Transcript>> {
   const endpoint = task === "transcribe" ? "/v1/audio/transcriptions" : "/v1/audio/translations";
-  const { row } = await resolveModel(req.model);
+  const { row } = await resolveModel(req.model, workspaceId);
   requireModelType(row, "transcription", endpoint);
   if (req.timestamp_granularities && formatOf(req) !== "verbose_json") {
     throw errors.invalidRequest("timestamp_granularities requires response_format `verbose_json`.", "timestamp_granularities");
@@ -66,10 +66,10 @@ async function callNode(metering: Metering, row: ModelRow, req: TranscriptionReq
   return typeof answer === "string" ? new BinaryBody(answer, "text/plain; charset=utf-8") : answer;
 }
 
-export function transcribe(req: TranscriptionRequest): Promise<ModelCall<Transcript>> {
-  return plan(req, "transcribe");
+export function transcribe(req: TranscriptionRequest, workspaceId: string | null): Promise<ModelCall<Transcript>> {
+  return plan(req, "transcribe", workspaceId);
 }
 
-export function translate(req: TranslationRequest): Promise<ModelCall<Transcript>> {
-  return plan(req, "translate");
+export function translate(req: TranslationRequest, workspaceId: string | null): Promise<ModelCall<Transcript>> {
+  return plan(req, "translate", workspaceId);
 }

@@ -11,8 +11,9 @@ import { completeOnNode, streamOnNode } from "./call-node";
 import { normalizeCompletion } from "./completion-shape";
 import type { ChatCompletionRequest } from "./schema";
 
-export async function createChatCompletion(req: ChatCompletionRequest): Promise<ModelCall<Record<string, unknown> | AsyncIterable<string>>> {
-  const { row } = await resolveModel(req.model);
+/** `workspaceId`: the caller's (a workspace's fine-tuned model is a model only for it). */
+export async function createChatCompletion(req: ChatCompletionRequest, workspaceId: string | null): Promise<ModelCall<Record<string, unknown> | AsyncIterable<string>>> {
+  const { row } = await resolveModel(req.model, workspaceId);
   assertChatCapable(row, req);
   return new ModelCall({ endpoint: "/v1/chat/completions", model: row.id, maxCost: maxChatCost(row, req), tokens: maxChatTokens(row, req) }, async (metering) => {
     if (req.stream) return streamOnNode(metering, row, req, req.stream_options?.include_usage === true);

@@ -18,8 +18,8 @@ async function countInputs(input: EmbeddingsRequest["input"]): Promise<number> {
   return items.reduce((sum, item) => sum + (typeof item === "string" ? enc.encode(item).length : item.length), 0);
 }
 
-export async function createEmbeddings(req: EmbeddingsRequest): Promise<ModelCall<Record<string, unknown>>> {
-  const { row } = await resolveModel(req.model);
+export async function createEmbeddings(req: EmbeddingsRequest, workspaceId: string | null): Promise<ModelCall<Record<string, unknown>>> {
+  const { row } = await resolveModel(req.model, workspaceId);
   if (row.type !== "embedding") {
     throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/embeddings needs an embedding model.`, "model", "model_not_supported");
   }

@@ -5,7 +5,7 @@ import { imageCost, maxImageCost } from "../../routing/catalog/media-pricing";
 import { recordCall, type Metering } from "../../ledger/meter";
 import { ModelCall } from "../../admission/admit";
 import type { ModelRow } from "../../routing/catalog/model-row";
-import { getCatalog, resolveModel } from "../../routing/catalog/catalog-cache";
+import { entriesFor, getCatalog, resolveModel } from "../../routing/catalog/catalog-cache";
 import { errors } from "../../kernel/errors";
 import { withFailover } from "../../routing/nodes/router";
 import { postJson, type UpstreamResponse } from "../../providers/http";
@@ -20,13 +20,13 @@ import { checkImage, checkMask } from "./uploaded-image";
 export type ImagesResult = { created: number; data: ImageDatum[] };
 
 /** Without `model`, the first image model (by id) that a node serves right now. */
-async function imageModel(id: string | undefined, endpoint: string): Promise<ModelRow> {
+async function imageModel(id: string | undefined, endpoint: string, workspaceId: string | null): Promise<ModelRow> {
   if (id) {
-    const { row } = await resolveModel(id);
+    const { row } = await resolveModel(id, workspaceId);
     requireModelType(row, "image", endpoint);
     return row;
   }
-  for (const entry of (await getCatalog()).byId.values()) {
+  for (const entry of entriesFor(await getCatalog(), workspaceId)) {
     if (entry.row.type === "image" && entry.readyNow && !entry.row.deprecated) return entry.row;
   }
   throw errors.invalidRequest("No image model is available; pass `model`.", "model");
@@ -57,9 +57,9 @@ async function generate(metering: Metering, row: ModelRow, req: Shape, call: (r:
   return { created: typeof created === "number" ? created : Math.floor(Date.now() / 1000), data };
 }
 
-export async function generateImages(req: ImageGeneration): Promise<ModelCall<ImagesResult>> {
+export async function generateImages(req: ImageGeneration, workspaceId: string | null): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/generations";
-  const row = await imageModel(req.model, endpoint);
+  const row = await imageModel(req.model, endpoint, workspaceId);
   const { origin: _origin, response_format: _format, ...fields } = req;
   return plan(endpoint, row, req, (r) =>
     postJson(r.node, "/images/generations", JSON.stringify({ ...fields, model: r.upstreamModel, response_format: "b64_json" })),
@@ -79,18 +79,18 @@ function formOf(fields: Record<string, unknown>, files: Record<string, Upload | 
   return form;
 }
 
-export async function editImages(req: ImageEdit): Promise<ModelCall<ImagesResult>> {
+export async function editImages(req: ImageEdit, workspaceId: string | null): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/edits";
-  const row = await imageModel(req.model, endpoint);
+  const row = await imageModel(req.model, endpoint, workspaceId);
   const image = await checkImage(req.image, "image");
   if (req.mask) checkMask(image, await checkImage(req.mask, "mask"));
   const { origin: _o, response_format: _f, model: _m, image: img, mask, ...fields } = req;
   return plan(endpoint, row, req, (r) => postMultipart(r.node, "/images/edits", formOf(fields, { image: img, mask }, r.upstreamModel)));
 }
 
-export async function varyImages(req: ImageVariation): Promise<ModelCall<ImagesResult>> {
+export async function varyImages(req: ImageVariation, workspaceId: string | null): Promise<ModelCall<ImagesResult>> {
   const endpoint = "/v1/images/variations";
-  const row = await imageModel(req.model, endpoint);
+  const row = await imageModel(req.model, endpoint, workspaceId);
   await checkImage(req.image, "image");
   const { origin: _o, response_format: _f, model: _m, image, ...fields } = req;
   return plan(endpoint, row, req, (r) => postMultipart(r.node, "/images/variations", formOf(fields, { image }, r.upstreamModel)));

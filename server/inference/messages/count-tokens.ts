@@ -17,7 +17,7 @@ export async function countTokens(principal: Principal | null, req: CountTokens)
   // 404 for a model the gateway does not have, or that the caller's plan or key does not allow (as GET /v1/models/{id}).
   const allowed = await allowedModels(principal);
   if (allowed && !allowed.has(req.model)) throw errors.modelNotFound(req.model);
-  const { row } = await resolveModel(req.model);
+  const { row } = await resolveModel(req.model, principal?.workspaceId ?? null);
   const routed = await pickNode(row.id, new Set(), (node) => node.wire === "anthropic");
   if (routed) {
     const { anthropic_beta: beta, ...body } = req as Record<string, unknown>;

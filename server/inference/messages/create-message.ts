@@ -42,8 +42,8 @@ function costBound(req: MessageCreate, chat: ChatCompletionRequest): Json {
   return { ...chat, anthropic: req };
 }
 
-export async function createMessage(req: MessageCreate): Promise<ModelCall<Json | EventStream>> {
-  const { row } = await resolveModel(req.model);
+export async function createMessage(req: MessageCreate, workspaceId: string | null): Promise<ModelCall<Json | EventStream>> {
+  const { row } = await resolveModel(req.model, workspaceId);
   const chat = toChatRequest(req, row.maxOutputTokens) as ChatCompletionRequest;
   assertChatCapable(row, chat);
   const beta = typeof req.anthropic_beta === "string" ? req.anthropic_beta : undefined;

@@ -17,7 +17,7 @@ import { moderationInput, type ModerationInput } from "./moderation-input";
 import { ZModerationResult, type ModerationRequest, type ModerationResult } from "./schema";
 
 export async function createModeration(principal: Principal | null, req: ModerationRequest): Promise<ModelCall<ModerationResult>> {
-  const { row } = await resolveModel(req.model ?? (await defaultModerationModel(principal)));
+  const { row } = await resolveModel(req.model ?? (await defaultModerationModel(principal)), principal?.workspaceId ?? null);
   if (row.type !== "moderation") {
     throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model; /v1/moderations needs a moderation model.`, "model", "model_not_supported");
   }
@@ -67,8 +67,8 @@ async function countTexts(texts: string[]): Promise<number> {
  * (with failover), within `signal`. Not billed to the caller: the guardrail is the operator's or the
  * workspace's policy, run for it (moderation models are free at OpenAI and on the built-in node).
  */
-export async function moderateTexts(model: string, texts: string[], signal?: AbortSignal): Promise<ModerationResult["results"]> {
-  const { row } = await resolveModel(model);
+export async function moderateTexts(model: string, workspaceId: string | null, texts: string[], signal?: AbortSignal): Promise<ModerationResult["results"]> {
+  const { row } = await resolveModel(model, workspaceId);
   if (row.type !== "moderation") throw errors.invalidRequest(`\`${row.id}\` is a ${row.type} model, not a moderation model.`, "model", "model_not_supported");
   const req = { model: row.id, input: texts } as ModerationRequest;
   const input = moderationInput(req.input);

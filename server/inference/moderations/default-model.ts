@@ -5,11 +5,11 @@
 import { allowedModels } from "../../admission/admit";
 import type { Principal } from "../../identity/principal";
 import { GatewayError } from "../../kernel/errors";
-import { getCatalog } from "../../routing/catalog/catalog-cache";
+import { entriesFor, getCatalog } from "../../routing/catalog/catalog-cache";
 
 export async function defaultModerationModel(principal: Principal | null): Promise<string> {
   const [catalog, allowed] = await Promise.all([getCatalog(), allowedModels(principal)]);
-  const ids = [...catalog.byId.values()]
+  const ids = entriesFor(catalog, principal?.workspaceId ?? null)
     .filter((e) => e.row.type === "moderation" && e.readyNow && (!allowed || allowed.has(e.row.id)))
     .map((e) => e.row.id)
     .sort();

@@ -54,7 +54,7 @@ function assertPayable(ctx: CallContext, req: ResponseCreate): ResponseCreate {
 
 export async function createResponse(ctx: CallContext, request: ResponseCreate): Promise<ModelCall<Record<string, unknown> | EventStream>> {
   const req = assertPayable(ctx, request);
-  const { row } = await resolveModel(req.model);
+  const { row } = await resolveModel(req.model, ctx.principal.workspaceId);
   const workspaceId = ctx.principal.workspaceId;
   const inputItems = normalizeInput(req.input);
   // An unknown (or another workspace's) conversation is refused here, before the call is admitted: nothing is charged.

@@ -83,7 +83,7 @@ async function createPaidVideo(ctx: X402Context, job: Job, modelId: string, req:
 }
 
 export async function createVideo(ctx: CallContext, req: VideoCreate): Promise<VideoJobObject> {
-  const { row } = await resolveModel(req.model);
+  const { row } = await resolveModel(req.model, ctx.principal.workspaceId);
   const spec = videoSpec(row, req);
   const reserved = formatMoney(videoCost(spec.price, spec.seconds));
   const workspaceId = ctx.principal.workspaceId;

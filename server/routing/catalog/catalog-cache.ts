@@ -82,20 +82,44 @@ export async function getCatalog(): Promise<Catalog> {
 
 export { invalidate as invalidateCatalog };
 
-/** Finds a model in the catalog, or throws 404 model_not_found. */
-export async function findModel(id: string): Promise<CatalogEntry> {
-  const entry = (await getCatalog()).byId.get(id);
+/**
+ * Whether a caller of the workspace may see the model: every catalog model, but a fine-tuned one
+ * (and its checkpoints) only by the workspace that owns it. A field compare on the cached row.
+ * `null`: a caller of no workspace (operator tools), which sees no workspace's models.
+ */
+export function visibleTo(row: Pick<ModelRow, "ownerWorkspaceId">, workspaceId: string | null): boolean {
+  return row.ownerWorkspaceId === null || row.ownerWorkspaceId === workspaceId;
+}
+
+/** The catalog's models a caller of the workspace may see, in catalog order. */
+export function entriesFor(catalog: Catalog, workspaceId: string | null): CatalogEntry[] {
+  return [...catalog.byId.values()].filter((e) => visibleTo(e.row, workspaceId));
+}
+
+/** The catalog entry of a model the workspace may see, or undefined (unknown, or another workspace's). */
+export function entryFor(catalog: Catalog, id: string, workspaceId: string | null): CatalogEntry | undefined {
+  const entry = catalog.byId.get(id);
+  return entry && visibleTo(entry.row, workspaceId) ? entry : undefined;
+}
+
+/**
+ * Finds a model in the catalog for a caller of the workspace, or throws 404 model_not_found:
+ * another workspace's fine-tuned model answers exactly as an unknown id.
+ */
+export async function findModel(id: string, workspaceId: string | null): Promise<CatalogEntry> {
+  const entry = entryFor(await getCatalog(), id, workspaceId);
   if (!entry) throw errors.modelNotFound(id);
   return entry;
 }
 
 /**
- * The model a call is for: 404 model_not_found when the catalog has none, and 400
+ * The model a call of the workspace is for: 404 model_not_found when the catalog has none the
+ * workspace may see (visibleTo), and 400
  * model_not_priced for one imported without a price (an Anthropic or Gemini node's list gives
  * none): it is never billed at $0.
  */
-export async function resolveModel(id: string): Promise<CatalogEntry> {
-  const entry = await findModel(id);
+export async function resolveModel(id: string, workspaceId: string | null): Promise<CatalogEntry> {
+  const entry = await findModel(id, workspaceId);
   if (entry.row.pricingStatus === "unpriced") {
     throw errors.invalidRequest(`\`${id}\` has no price yet: an operator must price it (npm run cli -- model price) before it is served.`, "model", "model_not_priced");
   }

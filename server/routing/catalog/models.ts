@@ -1,18 +1,20 @@
 // The catalog as the models endpoints show it: the list, one model's details, what an API key
 // asking to delete one gets, and the catalog read straight from the database for operator tools.
 import { errors } from "../../kernel/errors";
-import { getCatalog, findModel } from "./catalog-cache";
+import { entriesFor, getCatalog, findModel } from "./catalog-cache";
 import type { ModelDetail, ModelObject } from "./model-card";
 import { db } from "../../infra/db/client";
 import { modelInclude, toModelDetail, toModelObject } from "./model-row";
 
-export async function listModels(): Promise<{ object: "list"; data: ModelObject[] }> {
+/** The catalog as a caller of the workspace sees it: every model, and only its own fine-tuned ones. */
+export async function listModels(workspaceId: string | null): Promise<{ object: "list"; data: ModelObject[] }> {
   const catalog = await getCatalog();
-  return { object: "list", data: [...catalog.byId.values()].map((e) => toModelObject(e.row, e.readyNow)) };
+  return { object: "list", data: entriesFor(catalog, workspaceId).map((e) => toModelObject(e.row, e.readyNow)) };
 }
 
-export async function getModel(id: string): Promise<ModelDetail> {
-  const entry = await findModel(id);
+/** One model for a caller of the workspace; another workspace's fine-tuned model is 404 as an unknown id. */
+export async function getModel(id: string, workspaceId: string | null): Promise<ModelDetail> {
+  const entry = await findModel(id, workspaceId);
   return toModelDetail(entry.row, entry.readyNow);
 }
 
@@ -20,8 +22,8 @@ export async function getModel(id: string): Promise<ModelDetail> {
  * Models are managed by the gateway's operators (CLI, operator dashboard). An API key may not
  * delete one: it gets 404 for an unknown id and 403 for a known one.
  */
-export async function deleteModelAsApiKey(id: string): Promise<never> {
-  await findModel(id);
+export async function deleteModelAsApiKey(id: string, workspaceId: string | null): Promise<never> {
+  await findModel(id, workspaceId);
   throw errors.permissionDenied(
     `Models are managed by the gateway's operators; an API key cannot delete \`${id}\`.`,
   );

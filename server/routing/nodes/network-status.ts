@@ -1,4 +1,4 @@
-import { getCatalog } from "../catalog/catalog-cache";
+import { entriesFor, getCatalog } from "../catalog/catalog-cache";
 import { db } from "../../infra/db/client";
 
 /**
@@ -24,7 +24,8 @@ const CAPABILITY_FLAGS = [
   ["reasoning", "capReasoning"],
 ] as const;
 
-export async function networkStatus(): Promise<NetworkStatus> {
+/** The network as a caller of the workspace sees it (its own fine-tuned models counted, no other workspace's). */
+export async function networkStatus(workspaceId: string | null): Promise<NetworkStatus> {
   const [online, catalog] = await Promise.all([
     db.node.findMany({
       where: { enabled: true, status: "online" },
@@ -41,7 +42,7 @@ export async function networkStatus(): Promise<NetworkStatus> {
     if (checked > region.updatedAt) region.updatedAt = checked;
     regions.set(key, region);
   }
-  const ready = [...catalog.byId.values()].filter((e) => e.readyNow && !e.row.deprecated).map((e) => e.row);
+  const ready = entriesFor(catalog, workspaceId).filter((e) => e.readyNow && !e.row.deprecated).map((e) => e.row);
   const capabilities: Record<string, number> = {};
   for (const row of ready) {
     capabilities[row.type] = (capabilities[row.type] ?? 0) + 1;

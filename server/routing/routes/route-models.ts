@@ -1,7 +1,7 @@
 // Routes in the model list: each route a caller may name, shown as a model whose `owned_by` is
 // "route", with the type, context and capabilities of the first catalog model it reaches, and
 // ready when any model it reaches has a node up.
-import type { Catalog } from "../catalog/catalog-cache";
+import { entryFor, type Catalog } from "../catalog/catalog-cache";
 import type { ModelDetail, ModelObject } from "../catalog/model-card";
 import { toModelDetail, toModelObject } from "../catalog/model-row";
 import { routesOf, routeIn, type LoadedRoute } from "./route-cache";
@@ -22,7 +22,7 @@ function reachable(route: LoadedRoute, routes: Routes, workspaceId: string | nul
 export function routeModelDetail(routes: Routes, workspaceId: string | null, name: string, catalog: Catalog): ModelDetail | null {
   const route = routeIn(routes, workspaceId, name);
   if (!route) return null;
-  const entries = reachable(route, routes, workspaceId).flatMap((id) => catalog.byId.get(id) ?? []);
+  const entries = reachable(route, routes, workspaceId).flatMap((id) => entryFor(catalog, id, workspaceId) ?? []);
   const first = entries[0];
   if (!first) return null;
   return { ...toModelDetail(first.row, entries.some((e) => e.readyNow)), id: name, created: Math.floor(route.updatedAt.getTime() / 1000), display_name: route.definition.description ?? name, owned_by: "route", provider: "gateway" };
@@ -30,7 +30,7 @@ export function routeModelDetail(routes: Routes, workspaceId: string | null, nam
 
 export function routeModelObjects(routes: Routes, workspaceId: string | null, catalog: Catalog): ModelObject[] {
   return routesOf(routes, workspaceId).flatMap((route) => {
-    const entries = reachable(route, routes, workspaceId).flatMap((id) => catalog.byId.get(id) ?? []);
+    const entries = reachable(route, routes, workspaceId).flatMap((id) => entryFor(catalog, id, workspaceId) ?? []);
     const first = entries[0];
     if (!first) return [];
     const base = toModelObject(first.row, entries.some((e) => e.readyNow));

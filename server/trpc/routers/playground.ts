@@ -24,8 +24,8 @@ export const playgroundRouter = router({
   turnCost: workspaceProcedure("models.call")
     .input(ZTurnCostInput)
     .output(z.object({ cost: z.string() }))
-    .query(async ({ input }) => {
-      const { row } = await resolveModel(input.model);
+    .query(async ({ ctx, input }) => {
+      const { row } = await resolveModel(input.model, ctx.principal.workspaceId);
       const usage = { ...input.usage, prompt_tokens_details: input.usage.prompt_tokens_details ?? undefined, completion_tokens_details: input.usage.completion_tokens_details ?? undefined };
       return { cost: formatMoney(tokenCost(row, tokenUsage(usage))) };
     }),
