@@ -39,6 +39,7 @@ export type NodeJob = {
   finishedAt: number | null;
   resultFiles: string[];
   error: { code: string; message: string; param: string | null } | null;
+  metadata: Record<string, unknown> | null;
 };
 
 export type NodeEvent = { id: string; createdAt: number; level: "info" | "warn" | "error"; message: string; type: "message" | "metrics"; data: unknown };
@@ -145,6 +146,7 @@ function toJob(raw: Record<string, unknown>): NodeJob {
           param: typeof err!.param === "string" ? err!.param : null,
         }
       : null,
+    metadata: raw.metadata && typeof raw.metadata === "object" ? (raw.metadata as Record<string, unknown>) : null,
   };
 }
 
@@ -209,6 +211,10 @@ export function nodeFineTuning(node: FineTuningNode) {
     },
     async createJob(body: NodeJobRequest, signal?: AbortSignal): Promise<NodeJob> {
       return postBody("/fine_tuning/jobs", body, "start the fine-tuning job", toJob, signal);
+    },
+    /** One page of the node's jobs, newest first; `after`: only jobs older than that one. */
+    async listJobs(after?: string, signal?: AbortSignal): Promise<NodePage<NodeJob>> {
+      return get(`/fine_tuning/jobs${listQuery(after)}`, "list its fine-tuning jobs", (raw) => page(raw, toJob), signal);
     },
     async getJob(id: string, signal?: AbortSignal): Promise<NodeJob> {
       return get(job(id), "report on the fine-tuning job", toJob, signal);

@@ -77,6 +77,12 @@ export const EnvSchema = z.object({
   VIDEO_POLL_INTERVAL_MS: int(1000),
   /** A worker that has not reported for this long is presumed dead and its job is retried (seconds, >= 10). */
   VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
+  /** Fine-tuning workers inside each gateway's first process and each `npm run worker` (jobs driven at once; 0: none). */
+  FINE_TUNE_WORKERS: int(1),
+  /** How often a fine-tuning worker reads its job's progress, events and checkpoints from the node (ms). */
+  FINE_TUNE_POLL_INTERVAL_MS: int(500),
+  /** How long a node training a job may stay unreachable (restarting) before the job fails (seconds). */
+  FINE_TUNE_NODE_DOWN_SECONDS: int(120),
   /** Batch workers inside each gateway's first process (batches run at once; 0: none, use `npm run worker`). */
   BATCH_WORKERS: int(1),
   /** A gateway instance's batch process ends after running no batch for this long, and none waits (seconds); it starts again with the next batch. */
