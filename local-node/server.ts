@@ -84,7 +84,8 @@ export function createLocalNode(options: LocalNodeOptions = {}): Server {
     if (!known.length) return error(res, 404, "unknown_url", `Unknown path ${path}`);
     const route = known.find(([method]) => method === req.method);
     if (!route) return error(res, 405, "method_not_allowed", `Method ${req.method} not allowed`);
-    Promise.resolve(route[2](req, res, path.match(route[1])!)).catch((err: Error) => {
+    // a route that throws at once is answered like one that rejects
+    new Promise<void>((resolve) => resolve(route[2](req, res, path.match(route[1])!))).catch((err: Error) => {
       if (res.headersSent) res.destroy(err);
       else if (err instanceof ApiError) sendError(res, err);
       else error(res, 500, "internal_error", err.message);

@@ -84,19 +84,19 @@ export function promptContext(messages: PromptMessage[]): PromptContext {
 }
 
 /** Whether a feature depends on the prompt (the others only on the tokens before). */
-export type Feature = { key: number; fromPrompt: boolean };
+export type Feature = { key: number; fromPrompt: boolean; kind: keyof typeof KIND };
 
 /** The features for predicting the token at `position` after `previous` and `beforePrevious`. */
 export function tokenFeatures(ctx: PromptContext, position: number, previous: number, beforePrevious: number): Feature[] {
   const out: Feature[] = [
-    { key: featureKey(KIND.promptPosition, ctx.hash, Math.min(position, MAX_PROMPT_POSITION)), fromPrompt: true },
-    { key: featureKey(KIND.promptPrevious, ctx.hash, previous), fromPrompt: true },
-    { key: featureKey(KIND.bigram, beforePrevious, previous), fromPrompt: false },
-    { key: featureKey(KIND.previous, previous), fromPrompt: false },
-    { key: featureKey(KIND.bias), fromPrompt: false },
+    { key: featureKey(KIND.promptPosition, ctx.hash, Math.min(position, MAX_PROMPT_POSITION)), fromPrompt: true, kind: "promptPosition" },
+    { key: featureKey(KIND.promptPrevious, ctx.hash, previous), fromPrompt: true, kind: "promptPrevious" },
+    { key: featureKey(KIND.bigram, beforePrevious, previous), fromPrompt: false, kind: "bigram" },
+    { key: featureKey(KIND.previous, previous), fromPrompt: false, kind: "previous" },
+    { key: featureKey(KIND.bias), fromPrompt: false, kind: "bias" },
   ];
   const at = Math.min(position, MAX_WORD_POSITION);
-  for (const word of ctx.words) out.push({ key: featureKey(KIND.wordPosition, word, at), fromPrompt: true });
+  for (const word of ctx.words) out.push({ key: featureKey(KIND.wordPosition, word, at), fromPrompt: true, kind: "wordPosition" });
   return out;
 }
 

@@ -74,20 +74,17 @@ export function softmax(w: Weights, h: Float32Array, probs: Float32Array): numbe
 }
 
 /** The next-token distribution for the given features: the known ones only. */
-export function predict(m: LoadedModel, features: Feature[]): { probs: Float32Array; best: number; knownFromPrompt: number } {
+export function predict(m: LoadedModel, features: Feature[]): { probs: Float32Array; best: number } {
   const rows: number[] = [];
-  let knownFromPrompt = 0;
   for (const f of features) {
     const row = m.rowOf.get(f.key);
-    if (row === undefined) continue;
-    rows.push(row);
-    if (f.fromPrompt) knownFromPrompt++;
+    if (row !== undefined) rows.push(row);
   }
   const h = new Float32Array(m.dim);
   const probs = new Float32Array(m.vocab.length);
   hidden(m, rows, h);
   const best = softmax(m, h, probs);
-  return { probs, best, knownFromPrompt };
+  return { probs, best };
 }
 
 export { END };

@@ -29,6 +29,8 @@ export class FineTuneRunner {
   private readonly waiting: (() => void)[] = [];
   /** Jobs with a run under way (validating, waiting for a slot or training). */
   private readonly pending = new Set<string>();
+  /** Jobs to run again once their run under way ends (resumed while it was winding down). */
+  private readonly again = new Set<string>();
   private running = 0;
   private closed = false;
 
@@ -50,8 +52,9 @@ export class FineTuneRunner {
     }
   }
 
+  /** Runs a new job, after its creation has been answered (as `validating_files`). */
   submit(jobId: string): void {
-    void this.run(jobId);
+    setImmediate(() => void this.run(jobId));
   }
 
   /** Stops every worker; the jobs stay as saved, to go on at the next start. */
@@ -139,12 +142,16 @@ export class FineTuneRunner {
   }
 
   private async run(jobId: string): Promise<void> {
-    if (this.pending.has(jobId)) return; // the run under way goes on
+    if (this.pending.has(jobId)) {
+      this.again.add(jobId); // the run under way either goes on or ends; then it runs again
+      return;
+    }
     this.pending.add(jobId);
     try {
       await this.runOnce(jobId);
     } finally {
       this.pending.delete(jobId);
+      if (this.again.delete(jobId)) void this.run(jobId);
     }
   }
 

@@ -82,6 +82,11 @@ describe("fine-tuning trainer", () => {
     }
     expect(generate(model, [{ role: "user", content: "Tell me a joke about penguins." }], { temperature: 0, limit: 100, seedKey: "k" })).toBeNull();
     expect(generate(model, [{ role: "user", content: "" }], { temperature: 0, limit: 100, seedKey: "k" })).toBeNull();
+    // a few common words are not enough to answer from training
+    expect(generate(model, [{ role: "user", content: "Write a haiku about the sea." }], { temperature: 0, limit: 100, seedKey: "k" })).toBeNull();
+    // a question like the training ones is answered in their manner
+    const like = [colourExample(0).messages[0]!, { role: "user", content: "What is the code of the red car number 0, please?" }];
+    expect(generate(model, like, { temperature: 0, limit: 100, seedKey: "k" })).not.toBeNull();
   });
 
   it("names the line and the reason of a broken file", () => {
