@@ -31,12 +31,13 @@ export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000)
 
 type Stdio = "inherit" | "ignore" | "pipe";
 
-export function spawnLocalNode(port: number, apiKey: string, stdio: Stdio = "inherit"): Child {
+/** `dataDir`: where the node keeps its fine-tuning files, jobs and models across restarts. */
+export function spawnLocalNode(port: number, apiKey: string, dataDir: string, stdio: Stdio = "inherit"): Child {
   // `--import tsx` keeps it one process, so signals reach the node itself.
   const proc = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "local-node/main.ts")], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
-    env: { ...process.env, LOCAL_NODE_PORT: String(port), LOCAL_NODE_API_KEY: apiKey },
+    env: { ...process.env, LOCAL_NODE_PORT: String(port), LOCAL_NODE_API_KEY: apiKey, LOCAL_NODE_DATA_DIR: dataDir },
   });
   return track("local node", proc);
 }

@@ -120,7 +120,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const key = localNodeKey(opts.dataDir);
       const health = `http://127.0.0.1:${port}/health`;
       let nodeId: string | undefined;
-      const node = supervise(() => spawnLocalNode(port, key, opts.stdio), {
+      const node = supervise(() => spawnLocalNode(port, key, path.join(path.resolve(opts.dataDir), "local-node"), opts.stdio), {
         onExit: (_child, how, wait) => opts.log(`The built-in node exited (${how}); starting it again in ${wait} ms`),
         onRestart: async (child) => {
           recordChildren();
