@@ -19,6 +19,7 @@ const NAV = [
   { href: "playground", label: "Playground" },
   { href: "videos", label: "Videos" },
   { href: "batches", label: "Batches" },
+  { href: "fine-tuning", label: "Fine-tuning" },
   { href: "files", label: "Files" },
   { href: "models", label: "Models" },
   { href: "billing", label: "Billing" },

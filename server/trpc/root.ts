@@ -6,6 +6,7 @@ import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
 import { billingRouter } from "./routers/billing";
 import { cacheRouter } from "./routers/cache";
+import { fineTuningMoneyRouter } from "./routers/fine-tuning";
 import { guardrailsRouter } from "./routers/guardrails";
 import { keysRouter } from "./routers/keys";
 import { logsRouter } from "./routers/logs";
@@ -34,6 +35,7 @@ export const appRouter = router({
   moderations: contractRouter(contract.moderations),
   files: contractRouter(contract.files),
   batches: contractRouter(contract.batches),
+  fineTuning: contractRouter(contract.fineTuning),
   models: contractRouter(contract.models),
   sessions: contractRouter(contract.sessions),
   network: contractRouter(contract.network),
@@ -43,6 +45,7 @@ export const appRouter = router({
   audit: auditRouter,
   billing: billingRouter,
   cache: cacheRouter,
+  fineTuningMoney: fineTuningMoneyRouter,
   guardrails: guardrailsRouter,
   keys: keysRouter,
   logs: logsRouter,
