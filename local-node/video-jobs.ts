@@ -7,6 +7,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sleep } from "./http";
+import { Slots } from "./slots";
 import { probeDuration, renderVideo, type RenderSpec } from "./video-render";
 
 /** How long a finished video is announced to stay downloadable (advisory `expires_at`). */
@@ -46,11 +47,11 @@ function removeOnExit(dir: string): void {
 export class VideoStore {
   readonly dir = mkdtempSync(join(tmpdir(), "local-node-videos-"));
   private readonly jobs = new Map<string, Job>();
-  private running = 0;
   private seq = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: Slots;
 
   constructor(private readonly options: { delayMs: number; concurrency: number }) {
+    this.slots = new Slots(options.concurrency);
     removeOnExit(this.dir);
   }
 
@@ -101,25 +102,11 @@ export class VideoStore {
     liveDirs.delete(this.dir);
   }
 
-  private async slot(): Promise<void> {
-    if (this.running < this.options.concurrency) {
-      this.running++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve)); // the slot is handed over
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
-  }
-
   private async run(job: Job): Promise<void> {
     const { video, spec, abort } = job;
     const signal = abort.signal;
     if (!(await sleep(this.options.delayMs, signal))) return;
-    await this.slot();
+    await this.slots.take();
     try {
       if (signal.aborted) return;
       video.status = "in_progress";
@@ -141,7 +128,7 @@ export class VideoStore {
       const simulated = (err as { code?: unknown }).code === "simulated_failure";
       video.error = { code: simulated ? "simulated_failure" : "render_failed", message: (err as Error).message };
     } finally {
-      this.release();
+      this.slots.release();
     }
   }
 }

@@ -3,6 +3,7 @@
 // Cancel, pause and resume act between two steps. After a restart, every job that was not
 // finished or paused goes on from its last saved state, to the very same result.
 import { Worker } from "node:worker_threads";
+import { Slots } from "../slots";
 import { readExamples, type Example } from "./examples";
 import { metricsCsv } from "./result-file";
 import { eventId, now, type FineTuneStore } from "./store";
@@ -26,18 +27,20 @@ const fmt = (x: number) => x.toFixed(2);
 
 export class FineTuneRunner {
   private readonly active = new Map<string, Active>();
-  private readonly waiting: (() => void)[] = [];
   /** Jobs with a run under way (validating, waiting for a slot or training). */
   private readonly pending = new Set<string>();
   /** Jobs to run again once their run under way ends (resumed while it was winding down). */
   private readonly again = new Set<string>();
-  private running = 0;
   private closed = false;
+
+  private readonly slots: Slots;
 
   constructor(
     private readonly store: FineTuneStore,
     private readonly opts: RunnerOptions,
-  ) {}
+  ) {
+    this.slots = new Slots(opts.concurrency);
+  }
 
   /** After a start: every job that was validating, queued or running goes on where it was saved. */
   recover(): void {
@@ -127,20 +130,6 @@ export class FineTuneRunner {
     return read.error ? fail(read.error.message) : read.examples;
   }
 
-  private async slot(): Promise<void> {
-    if (this.running < this.opts.concurrency) {
-      this.running++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve)); // the slot is handed over
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
-  }
-
   private async run(jobId: string): Promise<void> {
     if (this.pending.has(jobId)) {
       this.again.add(jobId); // the run under way either goes on or ends; then it runs again
@@ -168,13 +157,13 @@ export class FineTuneRunner {
       job.status = "queued";
       this.store.saveJob(record);
     }
-    await this.slot();
-    if (this.closed || job.status !== "queued" && job.status !== "running") return this.release();
+    await this.slots.take();
+    if (this.closed || job.status !== "queued" && job.status !== "running") return this.slots.release();
     try {
       await this.train(record, training, validation);
     } finally {
       this.active.delete(jobId);
-      this.release();
+      this.slots.release();
     }
   }
 

@@ -4,7 +4,6 @@
 // killed with SIGKILL mid-training finishes the job, on restart, exactly as an uninterrupted run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
@@ -12,6 +11,7 @@ import type { FineTuningJob } from "openai/resources/fine-tuning/jobs/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readExamples } from "../../local-node/fine-tune/examples";
 import { startLocalNode, type RunningNode } from "../../local-node/listen";
+import { freePort } from "../../server/infra/net/free-port";
 import { colourExample, colourFile } from "../fine-tune-examples";
 import { apiError } from "../local-node-fixture";
 
@@ -247,17 +247,6 @@ describe("built-in node: fine-tuning", () => {
     }
   }, 150_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function spawnNode(port: number, dataDir: string): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ["--import", "tsx", "local-node/main.ts"], {
