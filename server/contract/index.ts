@@ -10,6 +10,7 @@ import { videosContent, videosCreate, videosDelete, videosGet, videosList } from
 import { unservedOperations } from "./operations/unserved";
 import { filesOperations } from "./operations/files";
 import { batchesOperations } from "./operations/batches";
+import { fineTuningOperations } from "./operations/fine-tuning";
 import { conversationsOperations } from "./operations/conversations";
 import { moderationsOperations } from "./operations/moderations";
 import type { AnyOperation } from "./operation";
@@ -28,6 +29,7 @@ export const contract = {
   moderations: moderationsOperations,
   files: filesOperations,
   batches: batchesOperations,
+  fineTuning: fineTuningOperations,
   videos: { create: videosCreate, list: videosList, get: videosGet, delete: videosDelete, content: videosContent },
   models: { list: modelsList, get: modelsGet, delete: modelsDelete },
   sessions: { create: sessionsCreate, revoke: sessionsRevoke, revokeSubject: sessionsRevokeSubject, jwks: jwksDocument },

@@ -2,12 +2,12 @@
 import { z } from "zod";
 import type { StoredFile } from "../generated/prisma/client";
 import { unixSeconds } from "../kernel/answer-schemas";
-import { BATCH_OUTPUT, UPLOAD_PURPOSES } from "./purposes";
+import { OUTPUT_PURPOSES, UPLOAD_PURPOSES } from "./purposes";
 
 /** A file as the database holds it. */
 export type FileRow = StoredFile;
 
-export const FILE_PURPOSES = [...UPLOAD_PURPOSES, BATCH_OUTPUT] as const;
+export const FILE_PURPOSES = [...UPLOAD_PURPOSES, ...OUTPUT_PURPOSES] as const;
 
 export const ZFileObject = z.strictObject({
   id: z.string().describe("Starts with `file-`"),
@@ -15,7 +15,7 @@ export const ZFileObject = z.strictObject({
   bytes: z.number().int(),
   created_at: unixSeconds,
   filename: z.string(),
-  purpose: z.enum(FILE_PURPOSES).describe("`batch_output`: a batch's output or error file, written by the gateway"),
+  purpose: z.enum(FILE_PURPOSES).describe("`batch_output` (a batch's output or error file) and `fine-tune-results` (a fine-tuning job's metrics CSV) are written by the gateway"),
   expires_at: unixSeconds.optional().describe("When the file is deleted; absent: kept until deleted"),
   status: z.literal("processed").describe("Deprecated by OpenAI; always `processed` (a file is usable once its upload is answered)"),
 });

@@ -1,6 +1,7 @@
 // What a file is for, and how large a file of each purpose may be. Clients upload the six
-// purposes OpenAI accepts; `batch_output` files (a batch's output and error files) are written
-// by the gateway itself and are listed and downloaded like the others.
+// purposes OpenAI accepts; `batch_output` files (a batch's output and error files) and
+// `fine-tune-results` files (a fine-tuning job's metrics CSV) are written by the gateway itself
+// and are listed and downloaded like the others.
 import { env } from "../infra/env";
 
 export const UPLOAD_PURPOSES = ["assistants", "batch", "fine-tune", "vision", "user_data", "evals"] as const;
@@ -8,6 +9,12 @@ export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /** The purpose of the files the gateway writes for a batch. */
 export const BATCH_OUTPUT = "batch_output";
+
+/** The purpose of a fine-tuning job's result file (its metrics per step, as OpenAI's). */
+export const FINE_TUNE_RESULTS = "fine-tune-results";
+
+/** The purposes of the files the gateway writes: never uploaded, downloaded like any other. */
+export const OUTPUT_PURPOSES = [BATCH_OUTPUT, FINE_TUNE_RESULTS] as const;
 
 /** The sizes files are held to; the environment's by default, smaller ones injected by tests. */
 export type FileLimits = {

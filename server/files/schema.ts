@@ -19,7 +19,7 @@ export const ZFileUpload = z
     file: ZUpload,
     purpose: z.enum(UPLOAD_PURPOSES, {
       error: (i) =>
-        i.input === undefined ? "is required" : `must be one of ${UPLOAD_PURPOSES.join(", ")} (\`batch_output\` files are written by the gateway)`,
+        i.input === undefined ? "is required" : `must be one of ${UPLOAD_PURPOSES.join(", ")} (\`batch_output\` and \`fine-tune-results\` files are written by the gateway)`,
     }),
     "expires_after[anchor]": z.literal("created_at", { error: "must be created_at, the only anchor" }).optional(),
     "expires_after[seconds]": z.coerce

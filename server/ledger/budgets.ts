@@ -77,8 +77,8 @@ export async function reserveBudgets(workspaceId: string, budgets: readonly Budg
 }
 
 /**
- * For a video job, in the transaction that creates it: what the caps' counters have spent, plus
- * what the same subject's (or, without a subject, the same key's) open video jobs hold, plus
+ * For a video or fine-tuning job, in the transaction that creates it: what the caps' counters have
+ * spent, plus what the same subject's (or, without a subject, the same key's) open jobs hold, plus
  * this job's reservation, must stay within every cap; else 402 budget_exceeded. Creates of one
  * subject (or key) are checked one after the other (an advisory lock).
  */
@@ -93,8 +93,10 @@ export async function assertJobWithinBudgets(
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`budgets ${workspaceId} ${owner.subject ?? `key ${owner.apiKeyId}`}`}))`;
   const whose = owner.subject !== null ? Prisma.sql`"subject" = ${owner.subject}` : Prisma.sql`"subject" IS NULL AND "apiKeyId" = ${owner.apiKeyId}`;
   const [open] = await tx.$queryRaw<{ held: string }[]>`
-    SELECT COALESCE(SUM("reservedAmount"), 0)::text AS held FROM "VideoJob"
-    WHERE "workspaceId" = ${workspaceId} AND "status" IN ('queued', 'in_progress') AND ${whose}`;
+    SELECT (COALESCE((SELECT SUM("reservedAmount") FROM "VideoJob"
+      WHERE "workspaceId" = ${workspaceId} AND "status" IN ('queued', 'in_progress') AND ${whose}), 0)
+      + COALESCE((SELECT SUM("reservedAmount") FROM "FineTuningJob"
+      WHERE "workspaceId" = ${workspaceId} AND "status" IN ('validating_files', 'queued', 'running', 'paused') AND ${whose}), 0))::text AS held`;
   const rows = await tx.spendCounter.findMany({ where: { workspaceId, counter: { in: budgets.map((b) => b.counter) } }, select: { counter: true, spent: true } });
   for (const b of budgets) {
     const spent = rows.find((r) => r.counter === b.counter)?.spent.toString() ?? "0";

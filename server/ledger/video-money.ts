@@ -8,30 +8,19 @@
 import { db, type Tx } from "../infra/db/client";
 import type { GatewayError } from "../kernel/errors";
 import { money, type Money } from "../kernel/money";
-import { leaseBook } from "./credit-leases";
-import { assertKeyCanReserve } from "./key-reservation";
-import { applyMovements, LEDGER_TX, usageMovement, type Applied, type Movement, type UsageRecord } from "./movements";
-import { noteKeySpent } from "../kernel/spend-notes";
-import { assertJobWithinBudgets, noteCounters, type Budget } from "./budgets";
-import { counterName, dayPeriod, monthPeriod, type CounterScope } from "../kernel/spend-counters";
+import { applyMovements, LEDGER_TX, usageMovement, type Movement, type UsageRecord } from "./movements";
+import type { Budget } from "./budgets";
+import { jobCounters, noteApplied, withJobReservation, type JobPayer } from "./job-reservation";
 import { X402_WORKSPACE_ID } from "../kernel/x402-workspace";
 
 /** A job paid with x402 reserved nothing here: its payment is settled (or released) on chain once the job ended (admission/x402). */
 const fromBalance = (job: { workspaceId: string }) => job.workspaceId !== X402_WORKSPACE_ID;
-
-type JobPayer = { id: string; workspaceId: string; apiKeyId: string | null };
 
 /** What a finished job tells the ledger: the job, what it had reserved, and for a completed one what it cost. */
 export type EndedJob = JobPayer & { reservedAmount: string };
 export type SettledJob = EndedJob & {
   modelId: string; nodeId: string | null; cost: string; billedSeconds: string; createdAt: Date; planId: string | null; subject: string | null;
 };
-
-/** The spend counters a settled job raises: its subject's (or its key's) day and month, when it settled. */
-function countersOf(job: SettledJob, at: Date): string[] {
-  const scope: CounterScope | null = job.subject !== null ? `subject:${job.subject}` : job.apiKeyId ? `key:${job.apiKeyId}` : null;
-  return scope ? [counterName(scope, dayPeriod(at)), counterName(scope, monthPeriod(at))] : [];
-}
 
 const reserve = (job: JobPayer, amount: Money | string): Movement => ({
   id: `video_reserve:${job.id}`, kind: "video_reserve", workspaceId: job.workspaceId, apiKeyId: job.apiKeyId, amount: money(amount).negated(),
@@ -40,11 +29,6 @@ const reserve = (job: JobPayer, amount: Money | string): Movement => ({
 const giveBack = (job: EndedJob, kind: "video_settle" | "video_release"): Movement => ({
   id: `video_release:${job.id}`, kind, workspaceId: job.workspaceId, apiKeyId: job.apiKeyId, amount: job.reservedAmount,
 });
-
-function noted(applied: Applied): void {
-  for (const [hash, spent] of applied.keySpent) noteKeySpent(hash, spent);
-  if (applied.counters.length) noteCounters(applied.counters);
-}
 
 /**
  * Reserves a new job's highest cost and runs `work` (inserting the job and queueing its render) in
@@ -58,13 +42,7 @@ export async function withVideoReservation<T>(
   refusal: () => GatewayError,
   work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  return leaseBook().withFreeBalance(job.workspaceId, async (tx, free) => {
-    if (job.apiKeyId) await assertKeyCanReserve(tx, job.apiKeyId, amount);
-    if (job.budgets?.length) await assertJobWithinBudgets(tx, job.workspaceId, job.budgets, { subject: job.subject ?? null, apiKeyId: job.apiKeyId }, money(amount));
-    if (free.lt(amount)) throw refusal();
-    await applyMovements(tx, [reserve(job, amount)]);
-    return work(tx);
-  });
+  return withJobReservation(job, reserve(job, amount), refusal, work);
 }
 
 /** The usage event of a completed job (its id is the job's), without who pays for it. */
@@ -81,11 +59,11 @@ export async function settleVideoJobs(complete: (tx: Tx) => Promise<SettledJob[]
     const jobs = await complete(tx);
     const movements = jobs.filter(fromBalance).flatMap((job) => [
       giveBack(job, "video_settle"),
-      usageMovement(job, job.cost, { ...videoUsage(job), planId: job.planId, subject: job.subject }, undefined, countersOf(job, new Date())),
+      usageMovement(job, job.cost, { ...videoUsage(job), planId: job.planId, subject: job.subject }, undefined, jobCounters(job, new Date())),
     ]);
     return { jobs, applied: await applyMovements(tx, movements) };
   }, LEDGER_TX);
-  noted(applied);
+  noteApplied(applied);
   return jobs;
 }
 

@@ -8,13 +8,4 @@ function unserved(tag: string, permission: KeyPermission, rows: [HttpMethod, str
   return rows.map(([method, path, summary, body]) => ({ method, path, summary, tags: [tag], body, permission }));
 }
 
-export const unservedOperations: UnservedOperation[] = [
-  ...unserved("Fine-tuning", "fine_tuning", [
-    ["GET", "/v1/fine_tuning/jobs", "List fine-tuning jobs", "none"],
-    ["POST", "/v1/fine_tuning/jobs", "Create a fine-tuning job", "json"],
-    ["GET", "/v1/fine_tuning/jobs/{id}", "Retrieve a fine-tuning job", "none"],
-    ["POST", "/v1/fine_tuning/jobs/{id}/cancel", "Cancel a fine-tuning job", "none"],
-    ["GET", "/v1/fine_tuning/jobs/{id}/checkpoints", "List checkpoints", "none"],
-    ["GET", "/v1/fine_tuning/jobs/{id}/events", "List events", "none"],
-  ]),
-];
+export const unservedOperations: UnservedOperation[] = [];
