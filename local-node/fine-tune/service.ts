@@ -30,6 +30,7 @@ export class FineTuning {
   constructor(options: FineTuningOptions = {}) {
     this.temporary = !options.dataDir;
     const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "local-node-fine-tune-"));
+    if (this.temporary) process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     this.store = new FineTuneStore(dir);
     this.runner = new FineTuneRunner(this.store, {
       stepDelayMs: options.stepDelayMs ?? 0,

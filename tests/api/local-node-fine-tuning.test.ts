@@ -253,7 +253,7 @@ async function spawnNode(port: number, dataDir: string): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, LOCAL_NODE_PORT: String(port), LOCAL_NODE_DATA_DIR: dataDir, LOCAL_NODE_FINE_TUNE_STEP_DELAY_MS: String(STEP_DELAY_MS), LOCAL_NODE_API_KEY: "" },
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return proc;
