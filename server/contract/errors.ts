@@ -3,7 +3,7 @@
 // node can produce. Operations declare the statuses they answer beyond what their tier, input and
 // path imply (`errors` in operation.ts).
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 416 | 422 | 429 | 500 | 501 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 416 | 422 | 429 | 500 | 502 | 503 | 504;
 
 /** One component response per error status (the body is always the error object, part 2.1). */
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
@@ -26,7 +26,6 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   422: { name: "UnprocessableEntity", description: "The node serving the model refused the request as it stands; its code and message are passed on." },
   429: { name: "TooManyRequests", description: "A rate limit of the key or the session's subject is reached (`rate_limit_exceeded`, with `Retry-After` and the `x-ratelimit-*` headers), or the nodes serving the model are rate limited (`upstream_rate_limited`)." },
   500: { name: "InternalError", description: "The gateway failed (`internal_error`); quote the `x-request-id` when reporting it." },
-  501: { name: "NotImplemented", description: "Declared by the API reference but not served by this gateway yet (`not_implemented`)." },
   502: { name: "BadGateway", description: "The node serving the model failed or sent an unreadable answer (`upstream_error`); the call is not charged." },
   503: { name: "ServiceUnavailable", description: "No node is available to serve the model right now (`no_available_node`), or the x402 payment facilitator cannot be reached (`facilitator_unavailable`, nothing charged); retry shortly." },
   504: { name: "GatewayTimeout", description: "The node serving the model timed out (`upstream_timeout`); the call is not charged." },

@@ -7,15 +7,12 @@ import { messagesCountTokens, messagesCreate } from "./operations/messages";
 import { jwksDocument, sessionsCreate, sessionsRevoke, sessionsRevokeSubject } from "./operations/sessions";
 import { chatCreateCompletion, responsesCancel, responsesCreate, responsesDelete, responsesGet, responsesInputItems } from "./operations/text";
 import { videosContent, videosCreate, videosDelete, videosGet, videosList } from "./operations/videos";
-import { unservedOperations } from "./operations/unserved";
 import { filesOperations } from "./operations/files";
 import { batchesOperations } from "./operations/batches";
 import { fineTuningOperations } from "./operations/fine-tuning";
 import { conversationsOperations } from "./operations/conversations";
 import { moderationsOperations } from "./operations/moderations";
 import type { AnyOperation } from "./operation";
-
-export { unservedOperations };
 
 /** Grouped by tRPC router: `chat.createCompletion` is `contract.chat.createCompletion`. */
 export const contract = {
@@ -35,7 +32,7 @@ export const contract = {
   sessions: { create: sessionsCreate, revoke: sessionsRevoke, revokeSubject: sessionsRevokeSubject, jwks: jwksDocument },
   network: { status: networkStatusOp },
   health: { check: healthCheck },
-  openapi: { document: documentOperation(async () => (await import("./openapi")).openApiDocument(operations, unservedOperations)) },
+  openapi: { document: documentOperation(async () => (await import("./openapi")).openApiDocument(operations)) },
 } as const;
 
 export const operations: AnyOperation[] = Object.values(contract).flatMap((group) => Object.values(group) as AnyOperation[]);

@@ -115,14 +115,3 @@ export function operation<I extends z.ZodType, R, T extends Tier, K extends "que
 ): Operation<I, R, T, K> {
   return op;
 }
-
-/** A path declared by the API reference but not served: answers 501 not_implemented. */
-export type UnservedOperation = {
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  tags: readonly string[];
-  body: "json" | "multipart" | "none";
-  /** As for a served operation: a key without it is refused (403) before learning the path is not served. */
-  permission: KeyPermission;
-};

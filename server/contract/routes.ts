@@ -1,15 +1,13 @@
 // The route table of the contract: from a method and a path to the operation that serves it
-// (with its path parameters), a declared-but-unserved path (501), or the methods a path allows
-// (405). Static paths are one Map lookup; paths with parameters are tried segment by segment.
-import type { AnyOperation, HttpMethod, UnservedOperation } from "./operation";
-import { operations, unservedOperations } from "./index";
+// (with its path parameters), or the methods a path allows (405). Static paths are one Map lookup; paths with parameters are tried segment by segment.
+import type { AnyOperation, HttpMethod } from "./operation";
+import { operations } from "./index";
 
-type Entry = { kind: "served"; op: AnyOperation } | { kind: "unserved"; op: UnservedOperation };
+type Entry = { kind: "served"; op: AnyOperation };
 type Route = { segments: string[]; byMethod: Map<HttpMethod, Entry> };
 
 export type RouteMatch =
   | { kind: "served"; op: AnyOperation; params: Record<string, string> }
-  | { kind: "unserved"; op: UnservedOperation }
   /** `open`: the path needs no credential (its operations are all of tier `none`). */
   | { kind: "method_not_allowed"; allowed: HttpMethod[]; open: boolean }
   | { kind: "not_found" };
@@ -30,7 +28,6 @@ function add(path: string, method: HttpMethod, entry: Entry): void {
 }
 
 for (const op of operations) add(op.path, op.method, { kind: "served", op });
-for (const op of unservedOperations) add(op.path, op.method, { kind: "unserved", op });
 
 function findRoute(path: string): { route: Route; params: Record<string, string> } | null {
   const fixed = staticRoutes.get(path);
@@ -55,7 +52,7 @@ function findRoute(path: string): { route: Route; params: Record<string, string>
 /** The API's namespace: every path under it is the contract's, an undeclared one a 404 in the API's error shape. */
 const API_ROOT = "/v1";
 /** Declared paths outside the namespace (`/health`, `/openapi.json`, the JWKS document), answered as declared. */
-const rootPaths = new Set([...operations, ...unservedOperations].map((op) => op.path).filter((p) => p !== API_ROOT && !p.startsWith(`${API_ROOT}/`)));
+const rootPaths = new Set(operations.map((op) => op.path).filter((p) => p !== API_ROOT && !p.startsWith(`${API_ROOT}/`)));
 
 /** Whether the contract answers this path (the rest of the site is the dashboard's). */
 export function isContractPath(path: string): boolean {
@@ -75,9 +72,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const entry = found.route.byMethod.get((method === "HEAD" ? "GET" : method) as HttpMethod);
   if (!entry) {
     const entries = [...found.route.byMethod.values()];
-    const open = entries.every((e) => e.kind === "served" && e.op.tier === "none");
+    const open = entries.every((e) => e.op.tier === "none");
     return { kind: "method_not_allowed", allowed: [...found.route.byMethod.keys()], open };
   }
-  if (entry.kind === "unserved") return entry;
   return { kind: "served", op: entry.op, params: found.params };
 }

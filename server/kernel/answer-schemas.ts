@@ -36,9 +36,9 @@ export const ZAnthropicErrorBody = z.strictObject({
 /** Every error answer (part 2.1 of the API reference). */
 export const ZErrorBody = z.strictObject({
   error: z.strictObject({
-    code: z.string().describe("Machine-readable code, e.g. `invalid_api_key`, `model_not_found`, `not_implemented`"),
+    code: z.string().describe("Machine-readable code, e.g. `invalid_api_key`, `model_not_found`, `insufficient_quota`"),
     message: z.string().describe("Human-readable text"),
     param: z.string().nullable().describe("The offending parameter, null when none"),
-    type: z.string().describe("Error type, e.g. `invalid_request_error`, `server_error`, `not_implemented`"),
+    type: z.string().describe("Error type, e.g. `invalid_request_error`, `server_error`, `insufficient_quota`"),
   }),
 });

@@ -134,12 +134,4 @@ export const errors = {
       type: "server_error",
       message: "The gateway process serving this request is shutting down and ended it before it finished. Retry the request.",
     }),
-  notImplemented: () =>
-    new GatewayError({
-      status: 501,
-      code: "not_implemented",
-      type: "not_implemented",
-      message:
-        "This endpoint is declared but not yet implemented by this gateway. Use /v1/chat/completions for text generation.",
-    }),
 };

@@ -60,7 +60,7 @@ export type CallRequest = {
   credential: Credential;
   /** The operation's raw input, gathered from where its declaration says (body, query, path, headers). */
   readInput: (op: AnyOperation, params: Record<string, string>) => Promise<Record<string, unknown>>;
-  /** Answers a request no served operation matches (404, 405, 501), once its caller is known. */
+  /** Answers a request no served operation matches (404, 405), once its caller is known. */
   notServed: (match: NotServed) => Promise<never>;
   /** A request header, by lower-case name, for the stages that take directives from the caller. */
   header: (name: string) => string | undefined;
@@ -81,14 +81,13 @@ function targetOf(match: RouteMatch): Target | null {
     const { op } = match;
     return { spends: op.tier === "billed" && op.pricing.kind !== "free", x402: op.x402, permission: op.permission, method: op.method, path: op.path };
   }
-  if (match.kind === "unserved") return { spends: false, permission: match.op.permission, method: match.op.method, path: match.op.path };
   return null;
 }
 
 /** Runs a /v1 call through the stages; throws what refused or failed it (the transport answers it). */
 export async function runCall(req: CallRequest): Promise<unknown> {
   const { match, observer } = req;
-  if (match.kind === "served" || match.kind === "unserved") observer.operation(match.op);
+  if (match.kind === "served") observer.operation(match.op);
   const call: RunningCall = { requestId: req.requestId, principal: null, outcome: req.outcome, observer, cacheHeaders: { mode: req.header("x-gateway-cache"), ttl: req.header("x-gateway-cache-ttl") }, region: req.header("x-gateway-region") };
   try {
     // The credential is checked before anything else on every /v1 path (unknown ones too).

@@ -4,7 +4,7 @@
 // writes the request's log line, ends its span, and hands the request log (server/request-log/)
 // the call's row.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import type { AnyOperation, UnservedOperation } from "../contract/operation";
+import type { AnyOperation } from "../contract/operation";
 import type { Principal } from "../identity/principal";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
@@ -106,7 +106,7 @@ export class CallObservation implements CallObserver {
     );
   }
 
-  operation(op: AnyOperation | UnservedOperation): void {
+  operation(op: AnyOperation): void {
     this.route = op.path;
     this.opId = "id" in op ? op.id : "";
   }

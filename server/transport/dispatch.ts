@@ -4,10 +4,9 @@
 // declaration says, and turns what the pipeline returned (or threw) into the answer, with the
 // headers of the call's outcome. Every failure is answered by the one error adapter.
 import { allowedMethods, matchRoute, type RouteMatch } from "../contract/routes";
-import { env } from "../infra/env";
 import { BinaryBody } from "../kernel/binary-body";
 import type { CallOutcome } from "../kernel/call-outcome";
-import { errors, GatewayError, type Dialect } from "../kernel/errors";
+import { GatewayError, type Dialect } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
 import { newRequestId } from "../kernel/ids";
 import { runCall } from "../pipeline/pipeline";
@@ -16,7 +15,6 @@ import { credentialOf, operationInput } from "./call-input";
 import { CallObservation } from "./call-observation";
 import { addOutcomeHeaders, finishHeaders, isPreflight, loadPaymentEncoding, preflightReply } from "./answer-headers";
 import { errorReply } from "./error-adapter";
-import { parseJson, readBodyBytes } from "./request-body";
 
 /** The status an answer goes out with. */
 export function statusOf(reply: Reply): number {
@@ -91,13 +89,6 @@ async function notServed(call: IncomingCall, match: Exclude<RouteMatch, { kind: 
         detail: { allow: allowed },
       });
     }
-    case "unserved":
-      // A JSON body is held to the same rules as on served endpoints (size limit, valid JSON).
-      if (match.op.body === "json") {
-        const bytes = await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length"));
-        if (bytes.byteLength) parseJson(bytes);
-      }
-      throw errors.notImplemented();
   }
 }
 

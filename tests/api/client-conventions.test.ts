@@ -41,7 +41,7 @@ describe("CORS", () => {
 describe("x-should-retry and openai-processing-ms", () => {
   it("answers a retry cannot fix say so; the SDK then sends one request, not three", async () => {
     const { secret } = await newWorkspace();
-    for (const [path, status] of [["/v1/fine_tuning/jobs", 501], ["/v1/no-such-route", 404], ["/v1/videos/video-unknown", 404]] as const) {
+    for (const [path, status] of [["/v1/fine_tuning/jobs/ftjob-unknown", 404], ["/v1/no-such-route", 404], ["/v1/videos/video-unknown", 404]] as const) {
       const res = await raw(path, { key: secret });
       expect(res.status, path).toBe(status);
       expect(res.headers.get("x-should-retry"), path).toBe("false");
@@ -54,7 +54,7 @@ describe("x-should-retry and openai-processing-ms", () => {
       fetch: (url: RequestInfo | URL, init?: RequestInit) => (requests++, fetch(url, init)),
     });
     const started = Date.now();
-    await expect(counting.fineTuning.jobs.list()).rejects.toMatchObject({ status: 501 });
+    await expect(counting.fineTuning.jobs.retrieve("ftjob-unknown")).rejects.toMatchObject({ status: 404 });
     expect(requests).toBe(1);
     expect(Date.now() - started).toBeLessThan(1000);
   });

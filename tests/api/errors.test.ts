@@ -5,23 +5,6 @@ import OpenAI from "openai";
 import { client, raw } from "../helpers";
 
 const key = () => inject("demoKey");
-const NOT_IMPLEMENTED = {
-  code: "not_implemented",
-  type: "not_implemented",
-  param: null,
-  message: expect.stringContaining("/v1/chat/completions"),
-};
-
-/** Every declared-but-unserved route of part 4.6 of the API reference: fine-tuning (nothing here trains models). */
-const DECLARED: [string, string][] = [
-  ["GET", "/v1/fine_tuning/jobs"],
-  ["POST", "/v1/fine_tuning/jobs"],
-  ["GET", "/v1/fine_tuning/jobs/ftjob_1"],
-  ["POST", "/v1/fine_tuning/jobs/ftjob_1/cancel"],
-  ["GET", "/v1/fine_tuning/jobs/ftjob_1/checkpoints"],
-  ["GET", "/v1/fine_tuning/jobs/ftjob_1/events"],
-];
-
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toContain("application/json");
@@ -67,26 +50,12 @@ describe("credentials", () => {
   });
 });
 
-describe("declared but unserved endpoints (fine-tuning, part 4.6)", () => {
-  it.each(DECLARED)("%s %s answers 501 not_implemented naming /v1/chat/completions", async (method, path) => {
-    const res = await raw(path, { method, key: key(), ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
-    const error = await expectError(res, 501, "not_implemented");
-    expect(error).toEqual(NOT_IMPLEMENTED);
-  });
-
-  it("the SDK sees 501 for fine-tuning", async () => {
-    const openai = client(key());
-    const calls = [
-      () => openai.fineTuning.jobs.list(),
-      () => openai.fineTuning.jobs.create({ model: "local-chat-sim", training_file: "file-1" }),
-      () => openai.fineTuning.jobs.retrieve("ftjob_1"),
-    ];
-    for (const call of calls) {
-      const err = await call().catch((e) => e);
-      expect(err).toBeInstanceOf(OpenAI.APIError);
-      expect(err.status).toBe(501);
-      expect(err.error).toEqual(NOT_IMPLEMENTED);
-    }
+describe("the fine-tuning routes of part 4.6 are served", () => {
+  it("an unknown job is 404 in the error shape, through the SDK too", async () => {
+    const error = await expectError(await raw("/v1/fine_tuning/jobs/ftjob-unknown", { key: key() }), 404, "fine_tuning_job_not_found");
+    expect(error.param).toBe("fine_tuning_job_id");
+    const err = await client(key()).fineTuning.jobs.retrieve("ftjob-unknown").catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
 
@@ -105,7 +74,7 @@ describe("routing errors", () => {
     await expectError(await raw("/health", { method: "POST" }), 405, "method_not_allowed");
   });
 
-  it("a wrong method on a declared path is 405, not 501", async () => {
+  it("a wrong method on a path with parameters is 405", async () => {
     const res = await raw("/v1/fine_tuning/jobs/ftjob_1/cancel", { method: "GET", key: key() });
     await expectError(res, 405, "method_not_allowed");
     expect(res.headers.get("allow")).toBe("POST");

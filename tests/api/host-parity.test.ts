@@ -539,12 +539,12 @@ describe("the data plane and the Next.js host answer alike", () => {
     });
 
     it.each([
-      ["GET", "/v1/fine_tuning/jobs"],
-      ["POST", "/v1/fine_tuning/jobs"],
-      ["GET", "/v1/fine_tuning/jobs/ftjob_1/events"],
-    ])("501: %s %s, declared but not served", async (method, path) => {
-      const pair = await both(path, { method, key, ...(method === "POST" ? { json: { model: CHAT, training_file: "file-1" } } : {}) });
-      expect(expectErrorParity(pair, 501, "not_implemented")).toMatchObject({ type: "not_implemented", param: null });
+      ["GET", "/v1/fine_tuning/jobs/ftjob-unknown"],
+      ["GET", "/v1/fine_tuning/jobs/ftjob-unknown/events"],
+      ["POST", "/v1/fine_tuning/jobs/ftjob-unknown/cancel"],
+    ])("404: %s %s, a fine-tuning job the workspace does not have", async (method, path) => {
+      const pair = await both(path, { method, key });
+      expect(expectErrorParity(pair, 404, "fine_tuning_job_not_found")).toMatchObject({ param: "fine_tuning_job_id" });
     });
 
     it("429 from the node, with its `retry-after`", async () => {
@@ -561,7 +561,7 @@ describe("the data plane and the Next.js host answer alike", () => {
       ["/v1/models", () => "/v1/models", false],
       ["/v1/models/{id}", () => `/v1/models/${CHAT}`, true],
       ["/v1/models/{unknown}", () => "/v1/models/no-such-model", true],
-      ["/v1/fine_tuning/jobs (501)", () => "/v1/fine_tuning/jobs", true],
+      ["/v1/fine_tuning/jobs/{unknown}", () => "/v1/fine_tuning/jobs/ftjob-unknown", true],
     ];
     let videoId: string;
     let imagePath: string;

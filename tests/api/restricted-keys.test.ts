@@ -201,7 +201,7 @@ describe("restricted keys", () => {
       message: "This API key lacks the `embeddings` permission needed for POST /v1/embeddings.",
     });
     expect((await refusalOf(openai.models.list())).message).toContain("`models` permission needed for GET /v1/models");
-    // Files belong to their own group; a path not served (fine-tuning) is refused by its group before its 501.
+    // Files and fine-tuning belong to groups of their own.
     const files = await raw("/v1/files", { key: secret });
     expect(files.status).toBe(403);
     expect(((await files.json()) as { error: { message: string } }).error.message).toContain("`files`");

@@ -1,16 +1,16 @@
 // The OpenAPI document built from the contract: valid OpenAPI 3.1, every declared path in it
-// (served ones with their inputs and answers, unserved ones with their 501), the error object,
+// (with its inputs and answers), the error object,
 // the security scheme, and schemas a JSON Schema 2020-12 validator compiles.
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { operations, unservedOperations } from "../../server/contract";
+import { operations } from "../../server/contract";
 import { openApiDocument } from "../../server/contract/openapi";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const doc = openApiDocument(operations, unservedOperations) as Json;
+const doc = openApiDocument(operations) as Json;
 const opOf = (method: string, path: string): Json => doc.paths[path]?.[method.toLowerCase()];
 /** A response, followed through its $ref to components.responses. */
 const responseOf = (op: Json, status: number | string): Json | undefined => {
@@ -26,7 +26,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("is built once", () => {
-    expect(openApiDocument(operations, unservedOperations)).toBe(openApiDocument(operations, unservedOperations));
+    expect(openApiDocument(operations)).toBe(openApiDocument(operations));
   });
 
   it("has every served operation, with its answers and the errors it can give", () => {
@@ -72,18 +72,6 @@ describe("the OpenAPI document", () => {
     expect(statuses("GET", "/v1/models")).toEqual([200, 400, 401, 403, 500]);
     expect(statuses("GET", "/health")).toEqual([200, 500]);
     expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
-  });
-
-  it("has every path declared but not served, answering 501 not_implemented", () => {
-    expect(unservedOperations.length).toBeGreaterThan(0);
-    for (const op of unservedOperations) {
-      const documented = opOf(op.method, op.path);
-      expect(documented, `${op.method} ${op.path}`).toBeDefined();
-      const notImplemented = responseOf(documented, 501);
-      expect(notImplemented?.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
-      expect(Object.keys(documented.responses).filter((s) => s < "400")).toEqual([]);
-      expect(documented["x-badges"]).toEqual([expect.objectContaining({ name: "Not yet implemented" })]);
-    }
   });
 
   it("has the error object of the API reference (part 2.1)", () => {

@@ -1,11 +1,10 @@
 // The answers of an operation in the document (what it produces on success, and the error
-// statuses it can answer), and the whole route of a served and of an unserved operation.
+// statuses it can answer), and the whole route of an operation.
 import type { ResponseConfig, RouteConfig, ZodContentObject } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
 import { ZAnthropicErrorBody } from "../../kernel/answer-schemas";
 import { anthropicStatus } from "../../kernel/errors";
 import { ERROR_RESPONSES, type ErrorStatus } from "../errors";
-import type { AnyOperation, UnservedOperation } from "../operation";
+import type { AnyOperation } from "../operation";
 import { pathParams, requestOf } from "./requests";
 
 export const REQUEST_ID_HEADER = { "x-request-id": { description: "The request's id (quote it when reporting a problem).", schema: { type: "string" as const } } };
@@ -122,32 +121,5 @@ export function servedRoute(op: AnyOperation): RouteConfig {
     "x-pricing": op.pricing,
     // The group a restricted API key needs (docs/API.md, "Restricted keys").
     ...(op.permission && { "x-permission": op.permission }),
-  };
-}
-
-export function unservedRoute(op: UnservedOperation): RouteConfig {
-  const params = pathParams(op.path);
-  const request: NonNullable<RouteConfig["request"]> = {};
-  if (params.length) request.params = z.object(Object.fromEntries(params.map((p) => [p, z.string()])));
-  if (op.body === "json") request.body = { content: { "application/json": { schema: z.looseObject({}) } } };
-  if (op.body === "multipart") request.body = { content: { "multipart/form-data": { schema: z.looseObject({}) } } };
-  const responses: RouteConfig["responses"] = {};
-  if (op.body === "json") {
-    responses[400] = errorRef(400, "The body is not valid JSON.");
-    responses[413] = errorRef(413);
-  }
-  // 403: a restricted key without the path's permission group is refused before the 501.
-  Object.assign(responses, { 401: errorRef(401), 403: errorRef(403), 500: errorRef(500), 501: errorRef(501) });
-  return {
-    method: op.method.toLowerCase() as RouteConfig["method"],
-    path: op.path,
-    operationId: `unserved.${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\//g, "_")}`,
-    summary: op.summary,
-    description: "Declared by the API reference but **not yet implemented** by this gateway: once the credential is checked, it answers 501 `not_implemented`.",
-    tags: [...op.tags],
-    request,
-    responses,
-    "x-permission": op.permission,
-    "x-badges": [{ name: "Not yet implemented", position: "after", color: "#b45309" }],
   };
 }

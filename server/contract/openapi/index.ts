@@ -1,13 +1,12 @@
-// The OpenAPI 3.1 document of the gateway, built from the contract's declarations (served
-// operations and the paths declared but not served, handed in by contract/index.ts, which serves
-// the document) with zod-to-openapi: request bodies, query, path and header parameters from each
+// The OpenAPI 3.1 document of the gateway, built from the contract's declarations (handed in by
+// contract/index.ts, which serves the document) with zod-to-openapi: request bodies, query, path and header parameters from each
 // operation's input schema; answers from its output schema and what it produces; the error
 // statuses each can answer; the security scheme. Built once.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import type { AnyOperation, UnservedOperation } from "../operation";
+import type { AnyOperation } from "../operation";
 import { ERROR_RESPONSES } from "../errors";
 import { ZErrorBody } from "../../kernel/answer-schemas";
-import { REQUEST_ID_HEADER, servedRoute, unservedRoute } from "./answers";
+import { REQUEST_ID_HEADER, servedRoute } from "./answers";
 import { nameSchemas } from "./names";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -26,8 +25,6 @@ const DESCRIPTION = `An OpenAI-compatible, multi-modal model gateway. Every call
 
 **Streaming.** Chat completions and responses stream server-sent events with \`stream: true\`.
 
-**Not yet implemented.** Fine-tuning is declared and answers 501 \`not_implemented\`: nothing here trains models.
-
 A readable version of this document is at [${DOCS_PATH}](${DOCS_PATH}).`;
 
 const TAGS = [
@@ -45,7 +42,7 @@ const TAGS = [
   { name: "Conversations", description: "Items kept in order for the responses API (`conversation`)." },
   { name: "Files", description: "Uploaded files, per workspace: batch input, and the output of batches." },
   { name: "Batches", description: "Files of requests run in the background within 24 hours, each line billed at the model's batch price." },
-  { name: "Fine-tuning", description: "Not yet implemented." },
+  { name: "Fine-tuning", description: "Jobs that train a model on a `fine-tune` file, run by a node that trains; held at create, billed per token trained." },
   { name: "Moderations", description: "Classify text against OpenAI's moderation categories." },
 ];
 
@@ -58,7 +55,7 @@ function closeObjects(node: unknown): void {
   for (const value of Object.values(schema)) closeObjects(value);
 }
 
-function build(operations: readonly AnyOperation[], unservedOperations: readonly UnservedOperation[]): OpenApiDocument {
+function build(operations: readonly AnyOperation[]): OpenApiDocument {
   nameSchemas(operations);
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", SECURITY_SCHEME, {
@@ -75,7 +72,6 @@ function build(operations: readonly AnyOperation[], unservedOperations: readonly
     registry.registerComponent("responses", name, { description, headers, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
   }
   for (const op of operations) registry.registerPath(servedRoute(op));
-  for (const op of unservedOperations) registry.registerPath(unservedRoute(op));
 
   const doc = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: ZErrorBody }]).generateDocument({
     openapi: "3.1.0",
@@ -90,7 +86,7 @@ function build(operations: readonly AnyOperation[], unservedOperations: readonly
 let cached: OpenApiDocument | undefined;
 
 /** The document of the contract's operations (built on first use; the same object afterwards: do not mutate it). */
-export function openApiDocument(operations: readonly AnyOperation[], unservedOperations: readonly UnservedOperation[]): OpenApiDocument {
-  cached ??= build(operations, unservedOperations);
+export function openApiDocument(operations: readonly AnyOperation[]): OpenApiDocument {
+  cached ??= build(operations);
   return cached;
 }

@@ -4,10 +4,7 @@
 import { z } from "zod";
 import { ZToolPatterns } from "./tool-patterns";
 
-/**
- * The operation groups, in the order forms and listings show them. `fine_tuning` is held by paths
- * not served (501): a key may be given it now so that it keeps working if they ever are.
- */
+/** The operation groups, in the order forms and listings show them. */
 export const KEY_PERMISSIONS = ["models", "text", "embeddings", "audio", "images", "videos", "sessions", "files", "batches", "mcp", "fine_tuning"] as const;
 export type KeyPermission = (typeof KEY_PERMISSIONS)[number];
 
