@@ -1,5 +1,5 @@
 // npm run worker: a process that renders video jobs (VIDEO_WORKERS at a time, default 2), runs
-// batches (BATCH_WORKERS at a time, default 1) and sends
+// batches (BATCH_WORKERS at a time, default 1), drives fine-tuning jobs (FINE_TUNE_WORKERS, default 1) and sends
 // webhook deliveries (two at a time, beside the gateway's own). Run as many as you like against one
 // database; with the filesystem blob store they must share the gateway's DATA_DIR, with
 // BLOB_STORE=s3 they can run anywhere.
@@ -14,6 +14,7 @@ import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "../server/
 import { startDeliveryWorkers } from "../server/alerts/deliver";
 import { batchLines } from "../server/batch-lines";
 import { startBatchWorkers, stopBatchRuns } from "../server/batches/workers";
+import { startFineTuneSweeps, startFineTuneWorkers, stopFineTuneSweeps } from "../server/fine-tuning/workers";
 
 const url = env.DATABASE_URL ?? currentHolder()?.databaseUrl;
 if (!url) {
@@ -30,6 +31,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info(`worker ${WORKER_ID}: ${signal}, finishing running renders (up to 10 s)`);
   stopVideoSweeps();
+  stopFineTuneSweeps();
   // Running batches start no further line; their jobs fail this attempt and are resumed by another worker.
   stopBatchRuns();
   await stopJobQueue(10_000).catch((err) => log.error({ err }, "stopping the queue failed"));
@@ -43,6 +45,8 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 
 await startVideoWorkers(concurrency);
 await startBatchWorkers(env.BATCH_WORKERS, batchLines);
+await startFineTuneWorkers(env.FINE_TUNE_WORKERS);
 startVideoSweeps();
+startFineTuneSweeps();
 await startDeliveryWorkers();
-log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, runs ${env.BATCH_WORKERS} batch(es) at once, and sends webhook deliveries`);
+log.info(`worker ${WORKER_ID} ready: renders up to ${concurrency} video job(s) at once, runs ${env.BATCH_WORKERS} batch(es) and ${env.FINE_TUNE_WORKERS} fine-tuning job(s) at once, and sends webhook deliveries`);

@@ -12,6 +12,7 @@ import { stopJobQueue } from "./infra/jobs/boss";
 import { stopBackgroundResponses, sweepInterruptedResponses, SWEEP_INTERVAL_MS } from "./inference/responses/background";
 import { blobStore } from "./infra/storage/blob-store";
 import { startVideoSweeps, startVideoWorkers, stopVideoSweeps } from "./inference/videos/workers";
+import { startFineTuneSweeps, startFineTuneWorkers, stopFineTuneSweeps } from "./fine-tuning/workers";
 import { logFor } from "./infra/telemetry/log";
 import { replaySpools, spoolDir } from "./ledger/spool-replay";
 import { UsageSpool } from "./ledger/usage-spool";
@@ -86,6 +87,9 @@ export function startBackground(): void {
   // Video renders: inline workers (VIDEO_WORKERS at a time), and the timeout and retention sweeps.
   startVideoWorkers(env.VIDEO_WORKERS).catch((err) => log.error({ err }, "video workers failed to start"));
   startVideoSweeps();
+  // Fine-tuning jobs: inline workers (FINE_TUNE_WORKERS at a time) following their nodes' jobs, and the orphaned-job sweep.
+  startFineTuneWorkers(env.FINE_TUNE_WORKERS).catch((err) => log.error({ err }, "fine-tuning workers failed to start"));
+  startFineTuneSweeps();
   // Files past their `expires_after`: answered 404 at once, their bytes and rows deleted every minute.
   timers.push(setInterval(() => void deleteExpiredFiles().catch((err) => log.error({ err }, "file sweep failed")), 60_000).unref());
   // Batches: under the gateway server they run in a process of their own at a lower CPU priority
@@ -123,6 +127,7 @@ export async function stopBackground(deadline: number): Promise<void> {
   clearInterval(replayTimer);
   for (const timer of timers.splice(0)) clearInterval(timer);
   stopVideoSweeps();
+  stopFineTuneSweeps();
   stopBatchRuns();
   await Promise.all([
     stopJobQueue(Math.max(0, deadline - Date.now())).catch((err) => log.error({ err }, "job queue did not stop cleanly")),

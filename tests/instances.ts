@@ -33,9 +33,10 @@ export async function startGatewayInstance(opts: { env?: Record<string, string> 
         GATEWAY_SECRET: process.env.GATEWAY_SECRET!,
         // One process per instance, so that `kill` ends the whole instance.
         WEB_CONCURRENCY: "1",
-        // Video jobs of other test files must not be picked up by an instance a test kills.
+        // Video, batch and fine-tuning jobs of other test files must not be picked up by an instance a test kills.
         VIDEO_WORKERS: "0",
         BATCH_WORKERS: "0",
+        FINE_TUNE_WORKERS: "0",
         ...opts.env,
       },
     },

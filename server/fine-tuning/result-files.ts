@@ -2,6 +2,7 @@
 // copied from the node into the workspace's files, purpose `fine-tune-results`, so the job's
 // `result_files` name files the workspace can download through the gateway. A worker that resumes
 // after copying them finds its own copies again (one per node file) rather than writing more.
+import { FINE_TUNE_RESULTS } from "../files/purposes";
 import { storeFile } from "../files/store-file";
 import { db } from "../infra/db/client";
 import { GatewayError } from "../kernel/errors";
@@ -10,8 +11,6 @@ import { addJobEvent } from "./job-outcome";
 import type { NodeFineTuning } from "./node-client";
 
 const log = logFor("fine-tuning");
-
-export const RESULTS_PURPOSE = "fine-tune-results";
 
 type ResultJob = { id: string; workspaceId: string; apiKeyId: string | null };
 
@@ -27,14 +26,14 @@ export async function copyResultFiles(job: ResultJob, client: NodeFineTuning, no
   const ids: string[] = [];
   for (const [index, nodeFileId] of nodeFileIds.entries()) {
     const filename = copyName(job.id, index);
-    const existing = await db.storedFile.findFirst({ where: { workspaceId: job.workspaceId, purpose: RESULTS_PURPOSE, filename }, select: { id: true } });
+    const existing = await db.storedFile.findFirst({ where: { workspaceId: job.workspaceId, purpose: FINE_TUNE_RESULTS, filename }, select: { id: true } });
     if (existing) {
       ids.push(existing.id);
       continue;
     }
     const { bytes } = await client.fileContent(nodeFileId, signal);
     try {
-      const row = await storeFile({ workspaceId: job.workspaceId, apiKeyId: job.apiKeyId }, { filename, purpose: RESULTS_PURPOSE, data: bytes, contentType: "text/csv" });
+      const row = await storeFile({ workspaceId: job.workspaceId, apiKeyId: job.apiKeyId }, { filename, purpose: FINE_TUNE_RESULTS, data: bytes, contentType: "text/csv" });
       ids.push(row.id);
     } catch (err) {
       if (!(err instanceof GatewayError && err.status === 413)) throw err;
