@@ -84,7 +84,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   audit WORKSPACE_ID|gateway [--action PREFIX] [--limit N] [--json]   (changes, newest first)
   model list [--json]
   model price MODEL_ID --input USD --output USD [--cache-read USD] [--cache-write USD]
-              [--reasoning USD] [--json]   (per 1M tokens; makes an unpriced model servable)
+              [--reasoning USD] [--training-per-1m USD] [--ft-input-per-1m USD]
+              [--ft-output-per-1m USD] [--json]   (per 1M tokens; makes an unpriced model servable;
+              the fine-tuning prices alone may be set on a priced model)
   x402 revenue [--days N] [--json]
   x402 payments [--limit N] [--json]
   x402 demo-wallet [--json]

@@ -139,21 +139,35 @@ export const nodeCommands: Record<string, Command> = {
   "model price": (argv) => {
     const { values, args } = parse(
       argv,
-      { input: { type: "string" }, output: { type: "string" }, "cache-read": { type: "string" }, "cache-write": { type: "string" }, reasoning: { type: "string" } },
+      {
+        input: { type: "string" },
+        output: { type: "string" },
+        "cache-read": { type: "string" },
+        "cache-write": { type: "string" },
+        reasoning: { type: "string" },
+        "training-per-1m": { type: "string" },
+        "ft-input-per-1m": { type: "string" },
+        "ft-output-per-1m": { type: "string" },
+      },
       ["MODEL_ID"],
     );
+    // The fine-tuning prices alone may be set on a model already priced: then --input and --output may be left out.
+    const fineTuning = { training: values["training-per-1m"], ftInput: values["ft-input-per-1m"], ftOutput: values["ft-output-per-1m"] };
+    const onlyFineTuning = values.input === undefined && values.output === undefined && Object.values(fineTuning).some((v) => v !== undefined);
     const input = {
       model: args[0]!,
-      input: required(values.input, "input"),
-      output: required(values.output, "output"),
+      input: onlyFineTuning ? undefined : required(values.input, "input"),
+      output: onlyFineTuning ? undefined : required(values.output, "output"),
       cacheRead: values["cache-read"],
       cacheWrite: values["cache-write"],
       reasoning: values.reasoning,
+      ...fineTuning,
     };
     return async () => {
       const model = await setModelPrice(input, cliActor());
       const p = model.pricing;
-      const text = `Priced ${model.id} per 1M tokens: input ${p.input_per_1m}, output ${p.output_per_1m}, cache read ${p.cache_read_per_1m}, cache write ${p.cache_write_per_1m === "0" ? p.input_per_1m : p.cache_write_per_1m}; it is served.`;
+      const tuning = `training ${p.training_per_1m}, fine-tuned input ${p.fine_tuned_input_per_1m === "0" ? p.input_per_1m : p.fine_tuned_input_per_1m}, fine-tuned output ${p.fine_tuned_output_per_1m === "0" ? p.output_per_1m : p.fine_tuned_output_per_1m}`;
+      const text = `Priced ${model.id} per 1M tokens: input ${p.input_per_1m}, output ${p.output_per_1m}, cache read ${p.cache_read_per_1m}, cache write ${p.cache_write_per_1m === "0" ? p.input_per_1m : p.cache_write_per_1m}; ${tuning}; it is served.`;
       return { json: { model }, text, asJson: values.json };
     };
   },

@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = {
   "node.update": "(gateway-wide) A node changed: the fields that changed, api_key as [secret].",
   "node.remove": "(gateway-wide) A node was removed: its fields before.",
   "model.price": "(gateway-wide) A model was priced: the prices per 1M tokens that changed.",
+  "model.delete": "A workspace deleted one of its fine-tuned models (DELETE /v1/models/{id}): its base model and fine-tuning job.",
   "route.set": "A route (virtual model) was created or changed: the fields that changed (a gateway-wide one has no workspace).",
   "route.remove": "A route was removed: its fields before.",
   "guardrail.add": "A guardrail was added: its definition (a gateway-wide one has no workspace).",

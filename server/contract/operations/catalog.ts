@@ -2,7 +2,9 @@
 import { z } from "zod";
 import { ZModelDeleted, ZModelList } from "../../routing/catalog/model-answers";
 import { ZModelDetail } from "../../routing/catalog/model-card";
-import { deleteModelAsApiKey, getModel, listModels } from "../../routing/catalog/models";
+import { getModel, listModels } from "../../routing/catalog/models";
+import { deleteTunedModel } from "../../routing/catalog/tuned-models";
+import { keyActor, type AuditActor } from "../../audit/actor";
 import { networkStatus } from "../../routing/nodes/network-status";
 import { ZNetworkStatus } from "../../routing/nodes/network-status-schema";
 import { allowedModels } from "../../admission/admit";
@@ -83,19 +85,32 @@ export const modelsDelete = operation({
   id: "models.delete",
   method: "DELETE",
   path: "/v1/models/{id}",
-  summary: "Delete a model (refused: the catalog is managed by operators)",
+  summary: "Delete one of the workspace's fine-tuned models or checkpoints",
   tags: ["Models"],
   kind: "mutation",
   tier: "api_key",
-  permission: "models",
+  permission: "fine_tuning",
   body: { kind: "none" },
   input: ZModelId,
   output: ZModelDeleted,
   produces: { kind: "json" },
-  errors: { 403: "Models are managed by the gateway's operators; an API key cannot delete one (`permission_denied`)." },
+  errors: {
+    403: "A model of the gateway's catalog that no workspace owns: models are managed by the gateway's operators (`permission_denied`).",
+    404: "No such model, or another workspace's fine-tuned model (`model_not_found`).",
+  },
   pricing: { kind: "free" },
-  handler: (ctx, input) => deleteModelAsApiKey(input.id, ctx.principal.workspaceId),
+  // A workspace deletes a model it fine-tuned (`owned_by` is its id) or one of its checkpoints: gone
+  // from the catalog at once, and the node that trained it asked to delete it too. A restricted key
+  // needs the `fine_tuning` group: what it deletes is what fine-tuning made.
+  handler: (ctx, input) => deleteTunedModel(ctx.principal.workspaceId, input.id, actorOf(ctx.principal)),
 });
+
+/** Who deleted, for the audit log: the key, or the dashboard member. */
+function actorOf(p: Principal): AuditActor | undefined {
+  if (p.kind === "api_key") return keyActor(p.keyId);
+  if (p.kind === "user") return { type: "system", name: `member ${p.userId}` };
+  return undefined;
+}
 
 export const networkStatusOp = operation({
   id: "network.status",

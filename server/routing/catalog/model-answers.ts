@@ -1,5 +1,5 @@
 // What the models API answers beyond one model (a model and its detail are in model-card.ts): the
-// list of models, and the shape of a deletion's answer, which an API key never gets (models.ts).
+// list of models, and the shape of a deletion's answer (a workspace deleting its fine-tuned model).
 import { z } from "zod";
 import { deletedAnswer } from "../../kernel/answer-schemas";
 import { ZModelObject } from "./model-card";

@@ -33,6 +33,11 @@ export const ZPricing = z.object({
   reasoning_per_1m: price,
   /** A batch line (/v1/batches) costs this fraction of the live price. */
   batch_discount: price.default("0.5"),
+  /** Fine-tuning this model: per 1M tokens trained (each epoch counted). */
+  training_per_1m: price.default("0"),
+  /** What a model tuned from this one costs per 1M tokens in and out; "0": this model's own prices. */
+  fine_tuned_input_per_1m: price.default("0"),
+  fine_tuned_output_per_1m: price.default("0"),
 });
 
 export const ZVideoBlock = z.object({
@@ -57,6 +62,10 @@ export const ZModelObject = z.object({
   deprecated: z.boolean(),
   ready_now: z.boolean(),
   capabilities: ZCapabilities,
+  /** A node serving it can fine-tune it (POST /v1/fine_tuning/jobs). */
+  fine_tunable: z.boolean().default(false),
+  /** A fine-tuned model's (or checkpoint's) base model; null for every other. Its `owned_by` is its workspace's id. */
+  fine_tuned_from: z.string().nullable().default(null),
 });
 export type ModelObject = z.infer<typeof ZModelObject>;
 

@@ -12,7 +12,7 @@ export function toModelObject(row: ModelRow, readyNow: boolean): ModelObject {
     object: "model",
     created: Math.floor(row.createdAt.getTime() / 1000),
     display_name: row.displayName,
-    owned_by: row.ownedBy,
+    owned_by: row.ownerWorkspaceId ?? row.ownedBy,
     provider: row.provider,
     type: row.type,
     context_length: row.contextLength,
@@ -29,6 +29,8 @@ export function toModelObject(row: ModelRow, readyNow: boolean): ModelObject {
       structured_output: row.capStructuredOutput,
       tools: row.capTools,
     },
+    fine_tunable: row.fineTunable,
+    fine_tuned_from: row.baseModelId,
   };
 }
 
@@ -47,6 +49,9 @@ export function toModelDetail(row: ModelRow, readyNow: boolean): ModelDetail {
       pricing_status: row.pricingStatus,
       reasoning_per_1m: formatMoney(row.priceReasoningPer1m),
       batch_discount: formatMoney(row.batchDiscount),
+      training_per_1m: formatMoney(row.priceTrainingPer1m),
+      fine_tuned_input_per_1m: formatMoney(row.priceFtInputPer1m),
+      fine_tuned_output_per_1m: formatMoney(row.priceFtOutputPer1m),
     },
   };
   if (row.type === "video" && row.videoDefaultSize) {
@@ -100,6 +105,10 @@ export function cardToRow(card: ModelCard): Prisma.ModelCreateInput {
     pricePerVideoSecond: p.per_video_second,
     pricingStatus: p.pricing_status,
     batchDiscount: p.batch_discount ?? "0.5",
+    fineTunable: card.fine_tunable ?? false,
+    priceTrainingPer1m: p.training_per_1m ?? "0",
+    priceFtInputPer1m: p.fine_tuned_input_per_1m ?? "0",
+    priceFtOutputPer1m: p.fine_tuned_output_per_1m ?? "0",
     ...(card.created ? { createdAt: new Date(card.created * 1000) } : {}),
     ...(v && {
       videoDefaultSize: v.default_size,

@@ -1,6 +1,5 @@
-// The catalog as the models endpoints show it: the list, one model's details, what an API key
-// asking to delete one gets, and the catalog read straight from the database for operator tools.
-import { errors } from "../../kernel/errors";
+// The catalog as the models endpoints show it: the list and one model's details as a caller of a
+// workspace sees them, and the catalog read straight from the database for operator tools.
 import { entriesFor, getCatalog, findModel } from "./catalog-cache";
 import type { ModelDetail, ModelObject } from "./model-card";
 import { db } from "../../infra/db/client";
@@ -16,17 +15,6 @@ export async function listModels(workspaceId: string | null): Promise<{ object: 
 export async function getModel(id: string, workspaceId: string | null): Promise<ModelDetail> {
   const entry = await findModel(id, workspaceId);
   return toModelDetail(entry.row, entry.readyNow);
-}
-
-/**
- * Models are managed by the gateway's operators (CLI, operator dashboard). An API key may not
- * delete one: it gets 404 for an unknown id and 403 for a known one.
- */
-export async function deleteModelAsApiKey(id: string, workspaceId: string | null): Promise<never> {
-  await findModel(id, workspaceId);
-  throw errors.permissionDenied(
-    `Models are managed by the gateway's operators; an API key cannot delete \`${id}\`.`,
-  );
 }
 
 /** The catalog read straight from the database, for operator tools that run outside a server. */

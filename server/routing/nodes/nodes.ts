@@ -1,7 +1,7 @@
 // Registering, listing and removing nodes.
 import { z } from "zod";
 import { ZModelCard, type ModelCard } from "../catalog/model-card";
-import { importModelCards } from "../catalog/import-catalog";
+import { importable, importModelCards } from "../catalog/import-catalog";
 import { diff, recordAudit, type AuditActor, type AuditChanges } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
@@ -109,7 +109,7 @@ async function assertSameSecret(): Promise<void> {
 
 async function discover(node: StoredNode): Promise<{ models: UpstreamModel[]; error?: string }> {
   try {
-    return { models: await listNodeModels(nodeTarget(node), env.HEALTH_CHECK_TIMEOUT_MS) };
+    return { models: importable(await listNodeModels(nodeTarget(node), env.HEALTH_CHECK_TIMEOUT_MS)) };
   } catch (err) {
     return { models: [], error: (err as Error).message };
   }

@@ -2,7 +2,7 @@
 // node): creates it the first time, afterwards updates its address, key and region, and links
 // every model it publishes.
 import { ZModelCard } from "../catalog/model-card";
-import { importModelCards } from "../catalog/import-catalog";
+import { importable, importModelCards } from "../catalog/import-catalog";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
 import { env } from "../../infra/env";
@@ -13,7 +13,7 @@ import { seal } from "../../infra/secret-box";
 export type NodeRegistration = { name: string; url: string; apiKey: string | null; city: string; country: string };
 
 export async function registerNode(reg: NodeRegistration): Promise<{ nodeId: string; models: string[]; imported: string[] }> {
-  const upstream = await listUpstreamModels(reg.url, reg.apiKey, env.HEALTH_CHECK_TIMEOUT_MS);
+  const upstream = importable(await listUpstreamModels(reg.url, reg.apiKey, env.HEALTH_CHECK_TIMEOUT_MS));
   const cards = upstream.flatMap((m) => {
     const parsed = ZModelCard.safeParse(m);
     return parsed.success ? [parsed.data] : [];

@@ -3,7 +3,7 @@
 // whose model list nobody checked.
 import { z } from "zod";
 import { ZModelCard } from "../catalog/model-card";
-import { importModelCards } from "../catalog/import-catalog";
+import { importable, importModelCards } from "../catalog/import-catalog";
 import { recordAudit, type AuditActor } from "../../audit/record";
 import { db } from "../../infra/db/client";
 import { Channel, notify } from "../../infra/db/notify";
@@ -37,7 +37,7 @@ export type UpdateNodeInput = z.input<typeof ZUpdateNodeInput>;
 /** The node's models at its new URL, or with its new key. */
 async function listAt(node: StoredNode, url: string, apiKey: string | null): Promise<UpstreamModel[]> {
   try {
-    return await listNodeModels(nodeTarget({ ...node, baseUrl: url, apiKeyEncrypted: apiKey ? seal(apiKey) : null }), env.HEALTH_CHECK_TIMEOUT_MS);
+    return importable(await listNodeModels(nodeTarget({ ...node, baseUrl: url, apiKeyEncrypted: apiKey ? seal(apiKey) : null }), env.HEALTH_CHECK_TIMEOUT_MS));
   } catch (err) {
     throw errors.invalidRequest(`The node at ${url} did not list its models (${(err as Error).message}); nothing was changed.`, "url", "node_unreachable");
   }
@@ -76,6 +76,9 @@ export async function updateNode(input: UpdateNodeInput, actor?: AuditActor): Pr
       // Links by id for what the server lists, plus explicit mappings whose upstream name it still lists.
       const links = new Map([...listed].filter((id) => catalogIds.has(id)).map((id) => [id, id]));
       for (const link of current.models) if (listed.has(link.upstreamModel) && !links.has(link.modelId)) links.set(link.modelId, link.upstreamModel);
+      // A workspace's fine-tuned models are not in the node's list (tuned-models.ts): they stay where they were trained.
+      const tuned = await tx.model.findMany({ where: { id: { in: current.models.map((l) => l.modelId) }, ownerWorkspaceId: { not: null } }, select: { id: true } });
+      for (const t of tuned) links.set(t.id, current.models.find((l) => l.modelId === t.id)!.upstreamModel);
       await tx.nodeModel.deleteMany({ where: { nodeId: current.id } });
       await tx.nodeModel.createMany({ data: [...links].map(([modelId, upstreamModel]) => ({ nodeId: current.id, modelId, upstreamModel })) });
     }

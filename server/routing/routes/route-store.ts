@@ -55,7 +55,9 @@ async function check(def: RouteDefinition, workspaceId: string | null): Promise<
   const routes = await visibleDefinitions(workspaceId);
   routes.set(def.name, def);
   const names = [def.name, ...def.targets.map((t) => t.model), ...def.conditions.map((c) => c.use)];
-  const models = new Set((await db.model.findMany({ where: { id: { in: names } }, select: { id: true } })).map((m) => m.id));
+  // The models the workspace can name: the catalog's, and its own fine-tuned ones (another's is no model to it).
+  const owners = workspaceId === null ? [{ ownerWorkspaceId: null }] : [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }];
+  const models = new Set((await db.model.findMany({ where: { id: { in: names }, OR: owners }, select: { id: true } })).map((m) => m.id));
   if (models.has(def.name)) throw errors.invalidRequest(`\`${def.name}\` is a catalog model's id; a route needs a name of its own.`, "name");
   for (const [i, t] of def.targets.entries()) {
     if (!models.has(t.model) && !routes.has(t.model)) throw errors.invalidRequest(`targets[${i}].model \`${t.model}\` is neither a catalog model nor a route.`, `targets[${i}].model`, "model_not_found");
