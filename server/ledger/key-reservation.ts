@@ -9,10 +9,10 @@ import { money } from "../kernel/money";
 export async function assertKeyCanReserve(tx: Tx, keyId: string, amount: string): Promise<void> {
   const [row] = await tx.$queryRaw<{ spendLimit: string | null; spent: string; held: string }[]>`
     SELECT k."spendLimit"::text AS "spendLimit", k."spent"::text AS spent,
-      COALESCE((SELECT SUM(j."reservedAmount") FROM "VideoJob" j
+      (COALESCE((SELECT SUM(j."reservedAmount") FROM "VideoJob" j
                 WHERE j."apiKeyId" = k."id" AND j."status" IN ('queued', 'in_progress')), 0)
       + COALESCE((SELECT SUM(f."reservedAmount") FROM "FineTuningJob" f
-                WHERE f."apiKeyId" = k."id" AND f."status" IN ('validating_files', 'queued', 'running', 'paused')), 0)::text AS held
+                WHERE f."apiKeyId" = k."id" AND f."status" IN ('validating_files', 'queued', 'running', 'paused')), 0))::text AS held
     FROM "ApiKey" k WHERE k."id" = ${keyId} FOR UPDATE`;
   if (!row || row.spendLimit === null) return;
   if (money(row.spent).plus(row.held).plus(amount).gt(row.spendLimit)) {

@@ -3,11 +3,11 @@
 // as /v1/fine_tuning/jobs. The jobs and a job's events are read a page at a time with `after` =
 // the last id shown; the loss chart reads every metrics event, fetching only the new ones on
 // each poll (events come newest first, so it stops at the first one it already holds).
-import { useQuery } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { useTRPC, useTRPCClient } from "@/app/_trpc/client";
 import { useAfterPages } from "../files/use-after-pages";
-import type { FtEventView, FtJobView, FtStatus, JobMoney } from "./job-shape";
+import type { FtEventItem, FtJobView, FtStatus, JobMoney } from "./job-shape";
 
 const POLL_MS = 2000;
 const EVENTS_PAGE = 100;
@@ -15,6 +15,20 @@ const EVENTS_PAGE = 100;
 const MAX_EVENT_PAGES = 100;
 
 const withLastId = <T extends { id: string }>(page: { data: T[]; has_more: boolean }) => ({ ...page, last_id: page.data.at(-1)?.id ?? null });
+
+/**
+ * Runs `effect` each time `value` changes from one known value to another ("" is not known yet:
+ * the queries fetch when the data first arrives anyway).
+ */
+export function useOnChange(value: string, effect: () => void) {
+  const seen = useRef(value);
+  useEffect(() => {
+    const before = seen.current;
+    if (before === value) return;
+    seen.current = value;
+    if (before !== "") effect();
+  });
+}
 
 export function useJobs(pollWhile: (jobs: FtJobView[]) => boolean) {
   const trpc = useTRPC();
@@ -47,12 +61,14 @@ export function useEventPages(id: string, live: boolean) {
 export function useAllEvents(id: string, live: boolean) {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const held = useRef<FtEventView[]>([]);
+  const queryClient = useQueryClient();
+  const queryKey = [...trpc.fineTuning.events.pathKey(), { input: { fine_tuning_job_id: id }, type: "all" }];
   return useQuery({
-    queryKey: [...trpc.fineTuning.events.pathKey(), { input: { fine_tuning_job_id: id }, type: "all" }],
+    queryKey,
     queryFn: async () => {
-      const known = new Set(held.current.map((e) => e.id));
-      const fresh: FtEventView[] = [];
+      const held = queryClient.getQueryData<FtEventItem[]>(queryKey) ?? [];
+      const known = new Set(held.map((e) => e.id));
+      const fresh: FtEventItem[] = [];
       let after: string | undefined;
       for (let page = 0; page < MAX_EVENT_PAGES; page++) {
         const { data, has_more } = await client.fineTuning.events.query({ fine_tuning_job_id: id, limit: EVENTS_PAGE, after });
@@ -61,8 +77,7 @@ export function useAllEvents(id: string, live: boolean) {
         if (newer !== -1 || !has_more || !data.length) break;
         after = data.at(-1)!.id;
       }
-      held.current = [...fresh, ...held.current];
-      return held.current;
+      return fresh.length ? [...fresh, ...held] : held;
     },
     refetchInterval: live ? POLL_MS : false,
   });
@@ -73,9 +88,14 @@ export function useCheckpoints(id: string, live: boolean) {
   return useQuery(trpc.fineTuning.checkpoints.queryOptions({ fine_tuning_job_id: id, limit: 100 }, { refetchInterval: live ? POLL_MS : false }));
 }
 
-/** The cost and hold of the jobs shown, by id; polled with them while one of them runs. */
-export function useJobMoney(ids: string[], live: boolean): Map<string, JobMoney> {
+/**
+ * The cost and hold of the jobs shown, by id: polled while one of them runs, and read again when
+ * a status changes (a job's cost is written in the same transaction that ends it).
+ */
+export function useJobMoney(jobs: Pick<FtJobView, "id" | "status">[], live: boolean): Map<string, JobMoney> {
   const trpc = useTRPC();
+  const ids = jobs.map((j) => j.id);
   const money = useQuery(trpc.fineTuningMoney.ofJobs.queryOptions({ ids }, { enabled: ids.length > 0, refetchInterval: live ? POLL_MS : false }));
+  useOnChange(jobs.map((j) => `${j.id}:${j.status}`).join(","), () => void money.refetch());
   return new Map((money.data ?? []).map((m) => [m.id, m]));
 }

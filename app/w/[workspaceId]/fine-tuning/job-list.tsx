@@ -11,7 +11,7 @@ import { JobsEmpty } from "./jobs-empty";
 export function JobList({ workspaceId, baseModel }: { workspaceId: string; baseModel: string | null }) {
   const { query, rows } = useJobs((jobs) => jobs.some((j) => isLive(j.status)));
   const money = useJobMoney(
-    rows.map((j) => j.id),
+    rows,
     rows.some((j) => isLive(j.status)),
   );
 

@@ -5,7 +5,10 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { Card, ErrorState, Loading, PageHeader } from "@/app/_components/ui";
 import { may, useWorkspace } from "@/app/_components/workspace-context";
-import { useAllEvents, useJob, useJobMoney } from "../api";
+import { useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/app/_trpc/client";
+import { refresh } from "@/app/_trpc/refresh";
+import { useAllEvents, useJob, useJobMoney, useOnChange } from "../api";
 import { isLive } from "../job-status";
 import { CheckpointsCard } from "./checkpoints-card";
 import { EventsCard } from "./events-card";
@@ -29,7 +32,12 @@ export default function FineTuningJobPage() {
   // Cancelling, pausing and resuming change what the workspace pays for: the roles that may call models may.
   const canAct = may(workspace, "models.call");
   const live = job.data ? isLive(job.data.status) : false;
-  const money = useJobMoney(job.data ? [job.data.id] : [], live).get(jobId);
+  const money = useJobMoney(job.data ? [job.data] : [], live).get(jobId);
+  // The events and checkpoints that came with a change of status (the last ones of a job that
+  // ended, after which nothing polls) are read again.
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  useOnChange(job.data?.status ?? "", () => void refresh(queryClient, trpc.fineTuning.events.pathKey(), trpc.fineTuning.checkpoints.pathKey()));
   const back = (
     <Link href={`/w/${workspace.id}/fine-tuning`} className="text-sm font-medium text-indigo-700 underline hover:text-indigo-900">
       All jobs
