@@ -9,7 +9,8 @@
 // (docs/API.md, "Schema conformance"); the facts of those differences are left out here.
 import { toFile } from "openai";
 import { describe, expect, it } from "vitest";
-import { baseUrl, newWorkspace } from "../helpers";
+import { baseUrl, newWorkspace, until } from "../helpers";
+import { colourFile } from "../fine-tune-examples";
 import { png, wav } from "../helpers-media";
 import { waitForJob, type Job } from "../helpers-video";
 import { sseFrames } from "../sse-frames";
@@ -225,6 +226,62 @@ const FACTS = {
   "video list": { required: { object: ["list"], data: "array", first_id: "string|null", last_id: "string|null", has_more: "boolean" } },
   /** DeletedVideoResource */
   "video deleted": { required: { object: ["video.deleted"], deleted: "boolean", id: "string" } },
+  /** FineTuningJob, less `status`'s enum (the gateway adds `paused`, which OpenAI's pause route answers). */
+  "fine_tuning.job": {
+    required: {
+      id: "string",
+      object: ["fine_tuning.job"],
+      created_at: "integer",
+      error: "object|null",
+      finished_at: "integer|null",
+      fine_tuned_model: "string|null",
+      hyperparameters: "object",
+      model: "string",
+      organization_id: "string",
+      result_files: "array",
+      "result_files[]": "string",
+      status: "string",
+      trained_tokens: "integer|null",
+      training_file: "string",
+      validation_file: "string|null",
+      seed: "integer",
+      "error.code": "string",
+      "error.message": "string",
+      "error.param": "string|null",
+    },
+    optional: {
+      "hyperparameters.batch_size": "integer|string|null",
+      "hyperparameters.learning_rate_multiplier": "number|string",
+      "hyperparameters.n_epochs": "integer|string",
+      estimated_finish: "integer|null",
+      method: "object",
+      "method.type": ["supervised", "dpo", "reinforcement"],
+      metadata: "object|null",
+      integrations: "array|null",
+    },
+  },
+  /** ListPaginatedFineTuningJobsResponse, ListFineTuningJobEventsResponse */
+  "fine-tuning list": { required: { object: ["list"], data: "array", has_more: "boolean" } },
+  /** ListFineTuningJobCheckpointsResponse */
+  "checkpoint list": { required: { object: ["list"], data: "array", has_more: "boolean" }, optional: { first_id: "string|null", last_id: "string|null" } },
+  /** FineTuningJobEvent */
+  "fine_tuning.job.event": {
+    required: { id: "string", object: ["fine_tuning.job.event"], created_at: "integer", level: ["info", "warn", "error"], message: "string" },
+    optional: { type: ["message", "metrics"], data: "object" },
+  },
+  /** FineTuningJobCheckpoint */
+  "fine_tuning.job.checkpoint": {
+    required: {
+      id: "string",
+      object: ["fine_tuning.job.checkpoint"],
+      created_at: "integer",
+      fine_tuned_model_checkpoint: "string",
+      fine_tuning_job_id: "string",
+      metrics: "object",
+      step_number: "integer",
+    },
+    optional: Object.fromEntries(["step", "train_loss", "train_mean_token_accuracy", "valid_loss", "valid_mean_token_accuracy", "full_valid_loss", "full_valid_mean_token_accuracy"].map((k) => [`metrics.${k}`, "number"])),
+  },
 } satisfies Record<string, ObjectFacts>;
 
 /** ResponseStreamEvent variants: what each event of a text response's stream carries. */
@@ -419,4 +476,30 @@ describe("the /v1 objects have what OpenAI's OpenAPI document requires", () => {
     expectFacts(await json("/v1/videos", secret), "video list");
     expectFacts(await json(`/v1/videos/${job.id}`, secret, undefined, "DELETE"), "video deleted");
   });
+
+  it("fine-tuning: a job (created, trained, failed), its list, events and checkpoints", async () => {
+    const { openai, secret } = await newWorkspace("1");
+    const upload = async (text: string) => (await openai.files.create({ file: await toFile(Buffer.from(text), "train.jsonl"), purpose: "fine-tune" })).id;
+    const created = await json("/v1/fine_tuning/jobs", secret, { model: CHAT, training_file: await upload(colourFile(12)), validation_file: await upload(colourFile(10, 50)), seed: 1 });
+    expectFacts(created, "fine_tuning.job");
+    const { value: done } = await until(() => json(`/v1/fine_tuning/jobs/${created.id as string}`, secret), (j) => ["succeeded", "failed", "cancelled"].includes(j.status as string), 60_000);
+    expect(done.status).toBe("succeeded");
+    expectFacts(done, "fine_tuning.job");
+    const list = await json("/v1/fine_tuning/jobs", secret);
+    expectFacts(list, "fine-tuning list");
+    for (const job of list.data as Json[]) expectFacts(job, "fine_tuning.job");
+    const events = await json(`/v1/fine_tuning/jobs/${done.id as string}/events?limit=100`, secret);
+    expectFacts(events, "fine-tuning list");
+    expect((events.data as Json[]).some((e) => e.type === "metrics")).toBe(true);
+    for (const event of events.data as Json[]) expectFacts(event, "fine_tuning.job.event");
+    const checkpoints = await json(`/v1/fine_tuning/jobs/${done.id as string}/checkpoints`, secret);
+    expectFacts(checkpoints, "checkpoint list");
+    expect((checkpoints.data as Json[]).length).toBeGreaterThan(0);
+    for (const checkpoint of checkpoints.data as Json[]) expectFacts(checkpoint, "fine_tuning.job.checkpoint");
+
+    const failed = await json("/v1/fine_tuning/jobs", secret, { model: CHAT, training_file: await upload("{}\n") });
+    const { value: ended } = await until(() => json(`/v1/fine_tuning/jobs/${failed.id as string}`, secret), (j) => j.status === "failed", 30_000);
+    expect(ended.error).toMatchObject({ code: "invalid_training_file" });
+    expectFacts(ended, "fine_tuning.job");
+  }, 120_000);
 });
