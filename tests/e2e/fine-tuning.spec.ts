@@ -66,7 +66,7 @@ test("a job created through the API is followed on the list to succeeded, with i
 
   await visit(page, url(`/w/${workspaceId}/fine-tuning`));
   const row = jobRow(jobId);
-  await expect(row).toBeVisible();
+  await expect(row).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText(BASE);
   // The page polls: the status moves to succeeded without a reload.
   await expect(row).toHaveAttribute("data-status", "succeeded", { timeout: 200_000 });
@@ -151,7 +151,15 @@ test("a paused job offers Resume and Cancel to the owner and nothing to a viewer
   const big = await upload(examples(400), "many-colours.jsonl");
   const job = await openai.fineTuning.jobs.create({ model: BASE, training_file: big.id, method: { type: "supervised", supervised: { hyperparameters: { n_epochs: 10 } } } });
   slowJobId = job.id;
-  await expect.poll(async () => (await openai.fineTuning.jobs.retrieve(slowJobId)).status, { timeout: 60_000, intervals: [50] }).toBe("running");
+  await expect
+    .poll(
+      async () => {
+        const j = await openai.fineTuning.jobs.retrieve(slowJobId);
+        return j.status === "running" && (j.trained_tokens ?? 0) > 0 ? "training" : j.status;
+      },
+      { timeout: 90_000, intervals: [100] },
+    )
+    .toBe("training");
   expect((await openai.fineTuning.jobs.pause(slowJobId)).status).toBe("paused");
 
   await visit(page, url(`/w/${workspaceId}/fine-tuning/${slowJobId}`));
