@@ -6,12 +6,15 @@ import { client, raw } from "../helpers";
 const TYPES = ["chat", "embedding", "speech", "transcription", "image", "video", "moderation"];
 /**
  * The reference's nine fields, `cache_write_per_1m` (prompt-cache writes, priced apart since
- * Anthropic nodes report them) and `batch_discount` (the fraction of the price a batch line costs).
+ * Anthropic nodes report them), `batch_discount` (the fraction of the price a batch line costs)
+ * and the fine-tuning prices (training, and the tuned models' input and output).
  */
 const PRICING_FIELDS = [
   "batch_discount",
   "cache_read_per_1m",
   "cache_write_per_1m",
+  "fine_tuned_input_per_1m",
+  "fine_tuned_output_per_1m",
   "input_per_1m",
   "output_per_1m",
   "per_1m_chars",
@@ -20,6 +23,7 @@ const PRICING_FIELDS = [
   "per_video_second",
   "pricing_status",
   "reasoning_per_1m",
+  "training_per_1m",
 ];
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -60,7 +64,7 @@ describe("GET /v1/models (part 2.7)", () => {
     }
   });
 
-  it("retrieve adds all eleven pricing fields as decimal strings, nonzero for each priced model's unit", async () => {
+  it("retrieve adds all fourteen pricing fields as decimal strings, nonzero for each priced model's unit", async () => {
     const page = await openai().models.list();
     for (const listed of page.data) {
       const res = await raw(`/v1/models/${listed.id}`, { key: inject("demoKey") });

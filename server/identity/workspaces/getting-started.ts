@@ -16,9 +16,9 @@ export const ZGettingStarted = z.object({
 });
 export type GettingStarted = z.infer<typeof ZGettingStarted>;
 
-/** A chat model for the snippets: one that is priced and served by a node online now, else any chat model. */
+/** A chat model for the snippets: one that is priced and served by a node online now, else any chat model (never a workspace's fine-tuned one). */
 async function snippetModel(): Promise<{ id: string } | null> {
-  const chat = { type: "chat", deprecated: false } as const;
+  const chat = { type: "chat", deprecated: false, ownerWorkspaceId: null } as const;
   const served = { ...chat, pricingStatus: { not: "unpriced" }, nodes: { some: { node: { enabled: true, status: "online" } } } } as const;
   return (
     (await db.model.findFirst({ where: served, orderBy: { id: "asc" }, select: { id: true } })) ??
