@@ -35,5 +35,8 @@ export const UNPRICED = {
   per_video_second: "0",
   reasoning_per_1m: "0",
   batch_discount: "0.5",
+  training_per_1m: "0",
+  fine_tuned_input_per_1m: "0",
+  fine_tuned_output_per_1m: "0",
   pricing_status: "unpriced",
 } as const;
