@@ -16,9 +16,12 @@ const MAX_PAGES = 20;
  * Node messages about what the gateway writes an event of its own for (the job created, its files
  * validated, its end): not copied, so the job tells each once.
  */
-const GATEWAY_TOLD = /^(Created fine-tuning job|Validating training file|Files validated|The job has successfully completed|Fine-tuning job (cancelled|failed)|Job (cancelled|failed|succeeded))/i;
+const GATEWAY_TOLD = /^(Created fine-tuning job|Validating training file|Files validated|The job has successfully completed|The job has been cancelled|Training failed|Fine-tuning job (cancelled|failed)|Job (cancelled|failed|succeeded))/i;
 
 type Renames = { from: string; to: string }[];
+
+/** A `:ckpt-step-N` name's model. */
+export const modelOfCheckpoint = (name: string) => name.replace(/:ckpt-step-\d+$/, "");
 
 /** What a node message names in the node's terms (its job id, its files, its model) put in the gateway's. */
 function renamed(message: string, renames: Renames): string {
@@ -57,8 +60,10 @@ export async function historyMirror(
 ): Promise<HistoryMirror> {
   const [events, checkpoints] = await Promise.all([
     db.fineTuningEvent.findMany({ where: { jobId: job.id, nodeEventId: { not: null } }, select: { nodeEventId: true } }),
-    db.fineTuningCheckpoint.findMany({ where: { jobId: job.id }, select: { id: true, stepNumber: true } }),
+    db.fineTuningCheckpoint.findMany({ where: { jobId: job.id }, select: { id: true, stepNumber: true, nodeModel: true } }),
   ]);
+  // The node's name of the tuned model, as its checkpoints show it (before the job says it).
+  let nodeModel: string | null = checkpoints[0] ? modelOfCheckpoint(checkpoints[0].nodeModel) : null;
   const seenEvents = new Set(events.map((e) => e.nodeEventId!));
   // Checkpoints are known by step (the node's ids are not kept); `seen` holds node ids met in this process.
   const steps = new Set(checkpoints.map((c) => c.stepNumber));
@@ -68,7 +73,7 @@ export async function historyMirror(
     const fresh = await newerThanSeen<NodeEvent>((after) => client.listEvents(job.nodeJobId, after, signal), seenEvents);
     const kept = fresh.filter((e) => !GATEWAY_TOLD.test(e.message));
     if (kept.length) {
-      const renames = names.renames();
+      const renames = [...names.renames(), ...(nodeModel ? [{ from: nodeModel, to: names.gatewayModel }] : [])];
       await db.fineTuningEvent.createMany({
         data: kept.map((e) => ({
           id: newId("ftevent"),
@@ -104,6 +109,7 @@ export async function historyMirror(
       });
     }
     for (const c of fresh) {
+      nodeModel ??= modelOfCheckpoint(c.model);
       seenCheckpoints.add(c.id);
       steps.add(c.step);
     }
@@ -111,8 +117,9 @@ export async function historyMirror(
 
   return {
     async sync(signal) {
-      await syncEvents(signal);
+      // Checkpoints first: they name the node's model, which the events then say in the gateway's terms.
       await syncCheckpoints(signal);
+      await syncEvents(signal);
     },
     async checkpoints() {
       const rows = await db.fineTuningCheckpoint.findMany({ where: { jobId: job.id }, orderBy: { stepNumber: "asc" } });

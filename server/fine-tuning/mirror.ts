@@ -12,7 +12,7 @@ import { registerTunedModels } from "../routing/catalog/tuned-models";
 import { finishJob, TERMINAL_STATUSES } from "./job-outcome";
 import type { JobRow } from "./job-object";
 import { nodeIsDown, nodeNotFound, type NodeFineTuning, type NodeJob } from "./node-client";
-import { historyMirror } from "./mirror-history";
+import { historyMirror, modelOfCheckpoint } from "./mirror-history";
 import { copyResultFiles } from "./result-files";
 
 /** This worker no longer holds the job (another attempt claimed it, or it ended elsewhere): it stops, changing nothing. */
@@ -24,9 +24,6 @@ export class NodeGone extends Error {
     super(message);
   }
 }
-
-/** A `:ckpt-step-N` name's model. */
-const modelOfCheckpoint = (name: string) => name.replace(/:ckpt-step-\d+$/, "");
 
 /** The gateway status a node status shows as while the job runs. */
 function liveStatus(status: NodeJob["status"]): "queued" | "running" | "paused" {
@@ -82,6 +79,7 @@ export async function mirrorJob({ job, client, gatewayModel, signal }: MirrorInp
       } else {
         onNode = await client.getJob(job.nodeJobId, signal);
       }
+      if (onNode.fineTunedModel) nodeModel = onNode.fineTunedModel;
       await history.sync(signal);
       downSince = null;
     } catch (err) {
@@ -100,8 +98,6 @@ export async function mirrorJob({ job, client, gatewayModel, signal }: MirrorInp
       await sleep(env.FINE_TUNE_POLL_INTERVAL_MS, undefined, { signal });
       continue;
     }
-    if (onNode.fineTunedModel) nodeModel = onNode.fineTunedModel;
-
     if (onNode.status === "succeeded") {
       await succeed(job, client, onNode, gatewayModel, history, signal);
       return;

@@ -32,7 +32,7 @@ export async function failOrphanedJobs(): Promise<number> {
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT j."id" FROM "FineTuningJob" j
     WHERE j."status" NOT IN ('succeeded', 'failed', 'cancelled')
-      AND j."updatedAt" < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
+      AND j."updatedAt" < ${new Date(Date.now() - ORPHAN_GRACE_SECONDS * 1000)}
       AND NOT EXISTS (
         SELECT 1 FROM pgboss.job q
         WHERE q.name = ${QUEUES.fineTune} AND q.data->>'jobId' = j."id" AND q.state IN ('created', 'retry', 'active')

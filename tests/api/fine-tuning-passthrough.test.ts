@@ -77,7 +77,8 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
       (j) => j.status === "running" && (j.trained_tokens ?? 0) > 0,
       30_000,
     );
-    expect(running.value.status).toBe("running");
+    const seen = async () => JSON.stringify({ job: running.value, events: (await openai.fineTuning.jobs.listEvents(created.id, { limit: 100 })).data.map((e) => e.message), onNode: node.jobs.map((j) => [j.status, j.step]) });
+    expect(running.value.status, await seen()).toBe("running");
     const ckpts = await until(
       () => openai.fineTuning.jobs.checkpoints.list(created.id),
       (p) => p.data.length === 1,
@@ -96,7 +97,7 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
       30_000,
     );
     const job = done.value;
-    expect(job.status).toBe("succeeded");
+    expect(job.status, JSON.stringify(job)).toBe("succeeded");
     expect(job.fine_tuned_model).toBe(name);
     expect(node.jobs).toHaveLength(1);
     expect(node.jobRequests).toHaveLength(1);
@@ -143,5 +144,5 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
     await until(() => balanceOf(workspace.id), (b) => b === formatMoney(expected), 10_000);
     expect(await balanceOf(workspace.id)).toBe(formatMoney(expected));
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id, endpoint: "/v1/fine_tuning/jobs" } })).toBe(1);
-  });
+  }, 120_000);
 });
