@@ -6,7 +6,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { CallContext } from "../identity/principal";
 import { db } from "../infra/db/client";
 import { errors, GatewayError } from "../kernel/errors";
-import { nodeFineTuning, nodeIsDown, type NodeJob } from "./node-client";
+import { nodeFineTuning, nodeIsDown, type NodeFineTuning as NodeClient, type NodeJob } from "./node-client";
 import { finishJob, TERMINAL_STATUSES } from "./job-outcome";
 import { toJobObject, type JobRow } from "./job-object";
 import type { FineTuningJobObject, FineTuningList, Page } from "./schema";
@@ -87,27 +87,26 @@ export async function cancelJob(ctx: CallContext, id: string): Promise<FineTunin
   return toJobObject(await findJob(ctx.principal.workspaceId, id));
 }
 
-/** Pauses a running job on its node; 409 for a job that is not running. */
-export async function pauseJob(ctx: CallContext, id: string): Promise<FineTuningJobObject> {
+/**
+ * Passes a pause or a resume to the job's node: only from `from` (else 409 `code`), and the job
+ * takes the status the node answers with (the worker's mirror follows it from there).
+ */
+async function onNode(ctx: CallContext, id: string, move: { from: "running" | "paused"; code: string; verb: string; act: (client: NodeClient, nodeJobId: string) => Promise<NodeJob> }) {
   const row = await findJob(ctx.principal.workspaceId, id);
-  if (row.status !== "running" || !row.nodeJobId) {
-    throw new GatewayError({ status: 409, code: "job_not_pausable", param: "fine_tuning_job_id", message: `Fine-tuning job '${id}' is ${row.status}; only a running job can be paused.` });
+  if (row.status !== move.from || !row.nodeJobId) {
+    throw new GatewayError({ status: 409, code: move.code, param: "fine_tuning_job_id", message: `Fine-tuning job '${id}' is ${row.status}; only a ${move.from} job can be ${move.verb}.` });
   }
   const { client, nodeJobId } = await nodeOf(row);
-  await client.pause(nodeJobId);
-  await db.fineTuningJob.updateMany({ where: { id: row.id, status: "running" }, data: { status: "paused" } });
+  const answered = await move.act(client, nodeJobId);
+  const status = move.from === "running" ? "paused" : answered.status === "queued" ? "queued" : "running";
+  await db.fineTuningJob.updateMany({ where: { id: row.id, status: move.from }, data: { status } });
   return toJobObject(await findJob(ctx.principal.workspaceId, id));
 }
 
+/** Pauses a running job on its node; 409 for a job that is not running. */
+export const pauseJob = (ctx: CallContext, id: string): Promise<FineTuningJobObject> =>
+  onNode(ctx, id, { from: "running", code: "job_not_pausable", verb: "paused", act: (client, nodeJobId) => client.pause(nodeJobId) });
+
 /** Resumes a paused job on its node; 409 for a job that is not paused. */
-export async function resumeJob(ctx: CallContext, id: string): Promise<FineTuningJobObject> {
-  const row = await findJob(ctx.principal.workspaceId, id);
-  if (row.status !== "paused" || !row.nodeJobId) {
-    throw new GatewayError({ status: 409, code: "job_not_resumable", param: "fine_tuning_job_id", message: `Fine-tuning job '${id}' is ${row.status}; only a paused job can be resumed.` });
-  }
-  const { client, nodeJobId } = await nodeOf(row);
-  const onNode = await client.resume(nodeJobId);
-  const status = onNode.status === "queued" ? "queued" : "running";
-  await db.fineTuningJob.updateMany({ where: { id: row.id, status: "paused" }, data: { status } });
-  return toJobObject(await findJob(ctx.principal.workspaceId, id));
-}
+export const resumeJob = (ctx: CallContext, id: string): Promise<FineTuningJobObject> =>
+  onNode(ctx, id, { from: "paused", code: "job_not_resumable", verb: "resumed", act: (client, nodeJobId) => client.resume(nodeJobId) });
