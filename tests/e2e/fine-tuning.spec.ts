@@ -35,6 +35,9 @@ function examples(n: number, offset = 0): string {
 
 const upload = async (text: string, filename: string) => suite.openai.files.create({ file: await toFile(Buffer.from(text), filename), purpose: "fine-tune" });
 
+/** How far the page's first table reaches past its scrolling box, in px (0: every column shows at 1280 px). */
+const tableOverflow = () => suite.page.locator("table").first().evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+
 const jobRow = (id: string) => suite.page.locator(`tr[data-testid="job-row"][data-job-id="${id}"]`);
 
 test("before any job, the Fine-tuning page says how to start one with the openai SDK", async () => {
@@ -81,6 +84,7 @@ test("a job created through the API is followed on the list to succeeded, with i
   // The cost is the exact amount the ledger charged for the job.
   const charged = await db.fineTuningJob.findUniqueOrThrow({ where: { id: jobId }, select: { cost: true } });
   await expect(row.getByTestId("job-cost")).toHaveText(`$${formatMoney(charged.cost!)}`);
+  expect(await tableOverflow()).toBe(0);
   await screenshot(page, "fine-tuning-list", info);
 });
 
@@ -123,6 +127,7 @@ test("the job's page draws both losses, lists its events newest first and its ch
   for (const c of checkpoints) {
     await expect(page.locator(`tr[data-testid="checkpoint-row"][data-step="${c.step_number}"]`).getByTestId("model-name")).toHaveText(c.fine_tuned_model_checkpoint);
   }
+  expect(await tableOverflow()).toBe(0);
 
   // The result file: the metrics CSV, downloaded with the session.
   const done = await openai.fineTuning.jobs.retrieve(jobId);

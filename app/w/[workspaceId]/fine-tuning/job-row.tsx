@@ -9,7 +9,7 @@ import { MoneyText } from "./money-text";
 import { JobStatusBadge } from "./job-status";
 import { ModelName } from "./model-name";
 
-export const JOB_COLUMNS = ["Job", "Base model", "Status", "Created", "Trained tokens", "Cost", "Fine-tuned model"];
+export const JOB_COLUMNS = ["Job", "Base model", "Status", "Created", "Tokens", "Cost", "Tuned model"];
 
 export const jobHref = (workspaceId: string, id: string) => `/w/${workspaceId}/fine-tuning/${encodeURIComponent(id)}`;
 
@@ -40,7 +40,7 @@ export function JobRow({ job, money, workspaceId }: { job: FtJobView; money: Job
       <Td className="tabular-nums">
         <MoneyText money={money} />
       </Td>
-      <Td className="whitespace-normal">
+      <Td className="min-w-48 whitespace-normal">
         {job.fine_tuned_model ? <ModelName workspaceId={workspaceId} model={job.fine_tuned_model} /> : <span className="text-slate-400">—</span>}
       </Td>
     </tr>

@@ -1,6 +1,6 @@
 "use client";
 // A job's events, newest first, a page at a time ("Load more" for older ones), polled while the
-// job runs. A metrics event shows its figures in short.
+// job runs. A metrics event's message already says its step and losses; the chart draws them.
 import { LoadMore } from "@/app/_components/load-more";
 import { Badge, Card, EmptyState, ErrorState, Loading } from "@/app/_components/ui";
 import { formatUnix, isoOf } from "../../files/file-format";
@@ -9,24 +9,14 @@ import type { FtEventItem } from "../job-shape";
 
 const TONE = { info: "slate", warn: "amber", error: "red" } as const;
 
-function figures(data: unknown): string | null {
-  if (!data || typeof data !== "object") return null;
-  const parts = Object.entries(data as Record<string, unknown>)
-    .filter(([, v]) => typeof v === "number")
-    .map(([k, v]) => `${k}=${Number.isInteger(v) ? v : (v as number).toFixed(4)}`);
-  return parts.length ? parts.join(" ") : null;
-}
-
 function EventItem({ event }: { event: FtEventItem }) {
-  const data = event.type === "metrics" ? figures(event.data) : null;
   return (
-    <li data-testid="job-event" data-event-type={event.type ?? "message"} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm">
+    <li data-testid="job-event" data-event-type={event.type} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm">
       <time dateTime={isoOf(event.created_at)} className="w-40 shrink-0 text-xs text-slate-500 tabular-nums">
         {formatUnix(event.created_at)}
       </time>
-      <Badge tone={TONE[event.level as keyof typeof TONE] ?? "slate"}>{event.level}</Badge>
+      <Badge tone={TONE[event.level]}>{event.level}</Badge>
       <span className="min-w-0 flex-1 break-words">{event.message}</span>
-      {data ? <code className="w-full break-all pl-43 text-xs text-slate-500">{data}</code> : null}
     </li>
   );
 }
