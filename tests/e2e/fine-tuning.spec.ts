@@ -3,7 +3,8 @@
 // "succeeded" with its trained tokens and tuned model; its page draws the training and validation
 // loss, lists its events (newest first, as the API) and checkpoints, links the metrics file, and
 // opens the tuned model in the playground; a paused job offers Resume and Cancel, is cancelled
-// after a confirmation and shows it; a viewer sees the jobs but no action, and the server refuses theirs.
+// after a confirmation and shows it; a viewer sees the jobs but no action, and the server refuses
+// theirs; the page's form starts a job with the base model, file, suffix and epochs chosen.
 import { expect, test, type Browser } from "@playwright/test";
 import { toFile } from "openai";
 import { db } from "../../server/infra/db/client";
@@ -223,3 +224,21 @@ async function viewerSeesNoActions(browser: Browser, id: string) {
     await context.close();
   }
 }
+
+test("an owner starts a job from the page's form: base model, training file, suffix and epochs, then lands on its page", async () => {
+  const { page, openai, workspaceId } = suite;
+  await visit(page, url(`/w/${workspaceId}/fine-tuning`));
+  const form = page.getByRole("form", { name: "New fine-tuning job" });
+  await expect(form.getByLabel("Base model")).toHaveValue(BASE);
+  const training = (await openai.files.list({ purpose: "fine-tune" })).data.find((f) => f.filename === "colours.jsonl")!;
+  await form.getByLabel("Training file").selectOption(training.id);
+  await form.getByLabel("Suffix").fill("from-form");
+  await form.getByLabel("Epochs").fill("2");
+  await form.getByRole("button", { name: "Start fine-tuning" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspaceId}/fine-tuning/ftjob-`));
+  const id = decodeURIComponent(page.url().split("/").pop()!);
+  const job = await openai.fineTuning.jobs.retrieve(id);
+  expect(job).toMatchObject({ model: BASE, training_file: training.id, suffix: "from-form", hyperparameters: { n_epochs: 2 } });
+  await expect(page.getByRole("heading", { name: `Fine-tuning job ${id}` })).toBeVisible();
+  await expect(page.getByTestId("hyperparameters")).toContainText("epochs 2");
+});

@@ -44,6 +44,7 @@ export function NewJobForm({ workspaceId, tunable }: { workspaceId: string; tuna
   else
     body = (
       <form
+        aria-label="New fine-tuning job"
         className="grid gap-4 sm:grid-cols-2"
         onSubmit={(e) => {
           e.preventDefault();
