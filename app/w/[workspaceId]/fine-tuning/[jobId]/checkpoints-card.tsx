@@ -28,7 +28,7 @@ export function CheckpointsCard({ jobId, workspaceId, live }: { jobId: string; w
   let body;
   if (checkpoints.error) body = <ErrorState error={checkpoints.error} onRetry={() => void checkpoints.refetch()} />;
   else if (checkpoints.isPending) body = <Loading label="Loading checkpoints…" />;
-  else if (!checkpoints.data.data.length) body = <EmptyState title="No checkpoints yet.">A checkpoint is saved at the end of each epoch; each one answers as a model.</EmptyState>;
+  else if (!checkpoints.data.data.length) body = <EmptyState title={live ? "No checkpoints yet." : "No checkpoints."}>A checkpoint is saved at the end of each epoch; each one answers as a model.</EmptyState>;
   else
     body = (
       <Table caption="Checkpoints" head={["Step", "Train loss", "Valid loss", "Token accuracy", "Model"]}>

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { fileContentHref, formatUnix } from "../../files/file-format";
 import type { FtJobView, JobMoney } from "../job-shape";
 import { MoneyText } from "../money-text";
-import { JobStatusBadge } from "../job-status";
+import { isLive, JobStatusBadge } from "../job-status";
 import { ModelName } from "../model-name";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -47,7 +47,7 @@ export function JobSummary({ job, money, workspaceId }: { job: FtJobView; money:
         <Field label="Base model">
           <code className="text-xs">{job.model}</code>
         </Field>
-        <Field label="Fine-tuned model">{job.fine_tuned_model ? <ModelName workspaceId={workspaceId} model={job.fine_tuned_model} /> : <span className="text-slate-400">when it succeeds</span>}</Field>
+        <Field label="Fine-tuned model">{job.fine_tuned_model ? <ModelName workspaceId={workspaceId} model={job.fine_tuned_model} /> : <span className="text-slate-400">{isLive(job.status) ? "when it succeeds" : "—"}</span>}</Field>
         <Field label="Training file">
           <FileLink workspaceId={workspaceId} fileId={job.training_file} label={`Download the training file of ${job.id}`} />
         </Field>
