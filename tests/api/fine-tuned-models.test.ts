@@ -18,6 +18,7 @@ import { addNode, removeNode } from "../../server/routing/nodes/nodes";
 import { GLOBAL_SCOPE, ZRouteDefinition } from "../../server/routing/routes/route-schema";
 import { setRoute } from "../../server/routing/routes/route-store";
 import { chatModelCard } from "../fakes/chat-model-card";
+import { cli } from "../cli-process";
 import { client, expectApiError, newWorkspace, until } from "../helpers";
 
 const BASE = "ftm-base";
@@ -94,7 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (standinNodeId) await removeNode(standinNodeId).catch(() => undefined);
   await db.route.deleteMany({ where: { name: { in: [OPERATOR_ROUTE, "ftm-own-route"] } } });
-  await db.model.deleteMany({ where: { id: { in: [tuned, checkpoint, plainTuned, BASE, PLAIN_BASE, "ftm-listed", NODE_FT] } } });
+  await db.model.deleteMany({ where: { id: { in: [tuned, checkpoint, plainTuned, checkpointModelName(plainTuned, 3), BASE, PLAIN_BASE, "ftm-listed", NODE_FT] } } });
   await notify(db, Channel.catalogChanged);
   await notify(db, Channel.routesChanged, "* *");
   await standin?.close();
@@ -205,5 +206,23 @@ describe("fine-tuned models belong to their workspace", () => {
     await expectApiError(owner.openai.models.delete(tuned), 404, "model", "model_not_found");
     const audit = await db.auditEvent.findFirst({ where: { workspaceId: owner.workspace.id, action: "model.delete", targetId: tuned } });
     expect(audit).not.toBeNull();
+  });
+
+  it("an operator sets the fine-tuning prices (CLI, audited), alone on a priced model; models tuned afterwards are priced at them", async () => {
+    const set = await cli("model", "price", PLAIN_BASE, "--training-per-1m", "12", "--ft-input-per-1m", "0.5", "--ft-output-per-1m", "2", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    const { model } = JSON.parse(set.stdout) as { model: { pricing: Record<string, string> } };
+    expect(model.pricing).toMatchObject({ training_per_1m: "12", fine_tuned_input_per_1m: "0.5", fine_tuned_output_per_1m: "2", input_per_1m: "0.4", output_per_1m: "0.9" });
+    const audit = await db.auditEvent.findFirst({ where: { action: "model.price", targetId: PLAIN_BASE }, orderBy: { createdAt: "desc" } });
+    expect(audit?.changes).toMatchObject({ priceTrainingPer1m: { from: "0", to: "12" }, priceFtInputPer1m: { from: "0", to: "0.5" }, priceFtOutputPer1m: { from: "0", to: "2" } });
+    const half = await cli("model", "price", PLAIN_BASE, "--input", "1", "--training-per-1m", "3");
+    expect(half.code).not.toBe(0);
+    expect((await db.model.findUniqueOrThrow({ where: { id: PLAIN_BASE } })).priceTrainingPer1m.toString()).toBe("12");
+
+    const local = await db.node.findUniqueOrThrow({ where: { name: "local" } });
+    const later = checkpointModelName(plainTuned, 3);
+    await registerTunedModels({ workspaceId: owner.workspace.id, baseModelId: PLAIN_BASE, jobId: JOB2, nodeId: local.id, models: [{ id: later, upstreamModel: "local-chat-sim", checkpointStep: 3 }] });
+    const seen = await until(() => owner.openai.models.retrieve(later).catch(() => null), (m) => m !== null, 5000);
+    expect((seen.value as unknown as { pricing: Record<string, string> }).pricing).toMatchObject({ input_per_1m: "0.5", output_per_1m: "2" });
   });
 });
