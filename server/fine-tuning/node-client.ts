@@ -196,6 +196,15 @@ export function nodeFineTuning(node: FineTuningNode) {
   const postBody = <T>(path: string, body: unknown, what: string, map: (raw: Record<string, unknown>) => T, signal?: AbortSignal) =>
     call(what, async () => map(await json(await postJson(target, path, JSON.stringify(body), signal), what)));
   const job = (id: string) => `/fine_tuning/jobs/${encodeURIComponent(id)}`;
+  /** DELETE of something the node may already have forgotten (a 404 is fine). */
+  const remove = (path: string, what: string, signal?: AbortSignal) =>
+    call(what, async () => {
+      try {
+        await (await request(target, "DELETE", path, { signal })).body.dump();
+      } catch (err) {
+        if (!(err instanceof UpstreamFailure && err.status === 404)) throw err;
+      }
+    });
 
   return {
     /** Uploads a training or validation file (purpose `fine-tune`). */
@@ -261,25 +270,9 @@ export function nodeFineTuning(node: FineTuningNode) {
       return get(`/files/${encodeURIComponent(id)}`, "describe the file", toFile, signal);
     },
     /** Deletes a file on the node; one it no longer has is fine. */
-    async deleteFile(id: string, signal?: AbortSignal): Promise<void> {
-      await call("delete the file", async () => {
-        try {
-          await (await request(target, "DELETE", `/files/${encodeURIComponent(id)}`, { signal })).body.dump();
-        } catch (err) {
-          if (!(err instanceof UpstreamFailure && err.status === 404)) throw err;
-        }
-      });
-    },
+    deleteFile: (id: string, signal?: AbortSignal) => remove(`/files/${encodeURIComponent(id)}`, "delete the file", signal),
     /** Deletes a tuned model on the node; one it no longer has is fine. */
-    async deleteModel(name: string, signal?: AbortSignal): Promise<void> {
-      await call("delete the tuned model", async () => {
-        try {
-          await (await request(target, "DELETE", `/models/${encodeURIComponent(name)}`, { signal })).body.dump();
-        } catch (err) {
-          if (!(err instanceof UpstreamFailure && err.status === 404)) throw err;
-        }
-      });
-    },
+    deleteModel: (name: string, signal?: AbortSignal) => remove(`/models/${encodeURIComponent(name)}`, "delete the tuned model", signal),
   };
 }
 
