@@ -1,8 +1,8 @@
 // How files read on the Files and Batches pages: sizes, times, and the dashboard's download link.
 import type { FileObject } from "@/server/files/file-object";
 
-/** The purposes a file may have, for the filter (`batch_output`: written by the gateway for a batch). */
-export const FILE_PURPOSES = ["batch", "batch_output", "assistants", "fine-tune", "vision", "user_data", "evals"] as const satisfies readonly FileObject["purpose"][];
+/** The purposes a file may have, for the filter (`batch_output` and `fine-tune-results`: written by the gateway for a batch or a fine-tuning job). */
+export const FILE_PURPOSES = ["batch", "batch_output", "assistants", "fine-tune", "fine-tune-results", "vision", "user_data", "evals"] as const satisfies readonly FileObject["purpose"][];
 
 const UNITS = ["KiB", "MiB", "GiB", "TiB"];
 
