@@ -164,7 +164,15 @@ async function place(job: JobRow, signal: AbortSignal): Promise<{ job: Placed; c
     await finishJob(job.id, { status: "cancelled", trainedTokens: 0 });
     throw new Superseded();
   }
-  const created = await client.createJob(nodeRequest(job, chosen.upstreamModel, job.nodeTrainingFileId, job.nodeValidationFileId), signal);
+  let created: NodeJob;
+  try {
+    created = await client.createJob(nodeRequest(job, chosen.upstreamModel, job.nodeTrainingFileId, job.nodeValidationFileId), signal);
+  } catch (err) {
+    // No answer (a timeout) does not mean no job: one the node made anyway is taken, never made twice.
+    const made = !signal.aborted && nodeIsDown(err) ? await createdEarlier(client, job.id, signal).catch(() => null) : null;
+    if (!made) throw err;
+    created = made;
+  }
   try {
     await update(job, { nodeJobId: created.id });
   } catch (err) {

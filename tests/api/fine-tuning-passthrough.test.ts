@@ -75,7 +75,7 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
     const running = await until(
       () => openai.fineTuning.jobs.retrieve(created.id),
       (j) => j.status === "running" && (j.trained_tokens ?? 0) > 0,
-      30_000,
+      60_000,
     );
     const seen = async () => JSON.stringify({ job: running.value, events: (await openai.fineTuning.jobs.listEvents(created.id, { limit: 100 })).data.map((e) => e.message), onNode: node.jobs.map((j) => [j.status, j.step]) });
     expect(running.value.status, await seen()).toBe("running");

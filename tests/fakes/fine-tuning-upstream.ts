@@ -97,6 +97,8 @@ function listPage<T extends { id: string }>(newestFirst: T[], query: URLSearchPa
 }
 
 export async function startFakeFineTuningNode(model: string): Promise<FakeFineTuningNode> {
+  // The tokenizer loads on first use (seconds on a busy machine): loaded now, not in a job's create.
+  await readTrainingFile("", 1);
   let seq = 0;
   const nextId = (prefix: string) => `${prefix}-fake${String(++seq).padStart(6, "0")}`;
   const fake: FakeFineTuningNode = {
