@@ -78,7 +78,7 @@ export const EnvSchema = z.object({
   /** A worker that has not reported for this long is presumed dead and its job is retried (seconds, >= 10). */
   VIDEO_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(10),
   /** Fine-tuning workers inside each gateway's first process and each `npm run worker` (jobs driven at once; 0: none). */
-  FINE_TUNE_WORKERS: int(1),
+  FINE_TUNE_WORKERS: int(4),
   /** How often a fine-tuning worker reads its job's progress, events and checkpoints from the node (ms). */
   FINE_TUNE_POLL_INTERVAL_MS: int(500),
   /** How long a node training a job may stay unreachable (restarting) before the job fails (seconds). */

@@ -9,7 +9,7 @@ import { person, signUp, url, visit, watchConsole } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
-const PAGES = ["start", "usage", "logs", "keys", "plans", "playground", "videos", "batches", "files", "models", "billing", "members", "settings", "webhooks", "routes", "guardrails", "tools", "audit", "network", "nodes", "x402"];
+const PAGES = ["start", "usage", "logs", "keys", "plans", "playground", "videos", "batches", "fine-tuning", "files", "models", "billing", "members", "settings", "webhooks", "routes", "guardrails", "tools", "audit", "network", "nodes", "x402"];
 
 let page: Page;
 let workspaceId = "";

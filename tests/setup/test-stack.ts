@@ -48,6 +48,9 @@ export async function bootTestStack(role: string, serverDatabaseUrl = process.en
   process.env.VIDEO_POLL_INTERVAL_MS = "200";
   process.env.JOB_MONITOR_INTERVAL_SECONDS = "1";
   process.env.JOB_POLL_INTERVAL_SECONDS = "1";
+  // One fine-tuning worker in the test gateway, so that the workers a test starts beside it
+  // (tests/api/fine-tuning-sigkill.test.ts) get jobs too.
+  process.env.FINE_TUNE_WORKERS ??= "1";
   // Tests serve trusted issuers' JWKS (and other tenant-chosen URLs) from local servers on
   // 127.0.0.1, which the outbound guard refuses unless the operator allows it. 127.0.0.2,
   // 10.0.0.0/8, 169.254.169.254 and localhost stay refused, for the tests of the guard itself.
