@@ -7,7 +7,6 @@
 // or cancelled (the tokens trained so far charged).
 import { setTimeout as sleep } from "node:timers/promises";
 import { db } from "../infra/db/client";
-import { Channel, notify } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { registerTunedModels } from "../routing/catalog/tuned-models";
 import { finishJob, TERMINAL_STATUSES } from "./job-outcome";
@@ -164,8 +163,6 @@ async function succeed(job: Placed, client: NodeFineTuning, onNode: NodeJob, gat
     nodeId: job.nodeId,
     models: [{ id: gatewayModel, upstreamModel: nodeModel }, ...checkpoints],
   });
-  // The node now serves the new models: every process's node registry reads its models again.
-  await notify(db, Channel.nodesChanged);
   await finishJob(job.id, {
     status: "succeeded",
     ...(onNode.trainedTokens !== null && { trainedTokens: onNode.trainedTokens }),

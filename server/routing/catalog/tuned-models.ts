@@ -104,7 +104,10 @@ export async function registerTunedModels(input: TunedModels): Promise<void> {
         update: { upstreamModel: m.upstreamModel },
       });
     }
+    // The catalog and the node registry (which node serves which model) both read again, so the
+    // new models are served at once on every instance.
     await notify(tx, Channel.catalogChanged);
+    await notify(tx, Channel.nodesChanged);
   });
 }
 
@@ -125,6 +128,7 @@ export async function deleteTunedModel(workspaceId: string, modelId: string, act
     if (row.ownerWorkspaceId === null) throw errors.permissionDenied(`Models are managed by the gateway's operators; an API key cannot delete \`${modelId}\`.`);
     await tx.model.delete({ where: { id: modelId } }); // its node mappings go with it
     await notify(tx, Channel.catalogChanged);
+    await notify(tx, Channel.nodesChanged);
     await recordAudit(tx, {
       workspaceId,
       actor,
