@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Agent, fetch as fetchWith } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/infra/db/client";
 import { Channel, notify } from "../../server/infra/db/notify";
@@ -185,6 +186,20 @@ describe("an instance killed with SIGKILL under load", () => {
     const first = gateway.child.proc.pid!;
     const [second] = othersOf(first);
     expect(second).toBeGreaterThan(0);
+    // The first process hands connections to the second once it has heard that it is ready, which
+    // on a loaded machine can come after the second says so: new connections until one is served there.
+    const servedBy = (pid: number, route: string) => new RegExp(`"pid":${pid},[^\\n]*"path":"${route}"[^\\n]*"msg":"request"`);
+    const handedOut = await until(
+      async () => {
+        const fresh = new Agent();
+        await fetchWith(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${secret}` }, dispatcher: fresh }).then((r) => r.text(), () => "");
+        await fresh.close();
+        return gateway.output();
+      },
+      (text) => servedBy(second!, "/v1/models").test(text),
+      20_000,
+    );
+    expect(handedOut.value).toMatch(servedBy(second!, "/v1/models"));
     const outcomes = await loadUntilKilled(gateway.url, secret, async () => void process.kill(second!, "SIGKILL"));
     // The first process starts a replacement, which replays the spool of the process it replaces.
     const replaced = await until(async () => othersOf(first), (pids) => pids.length === 1 && pids[0] !== second, 20_000);
@@ -194,7 +209,7 @@ describe("an instance killed with SIGKILL under load", () => {
     await expectBilledExactly(workspace.id, outcomes, prices);
     // The killed process had answered calls, and its spool file was claimed, replayed and removed
     // (it may hold nothing new, if its last batch was committed just before the kill).
-    expect(gateway.output()).toMatch(new RegExp(`"pid":${second},[^\\n]*"msg":"request"`));
+    expect(gateway.output()).toMatch(servedBy(second!, "/v1/chat/completions"));
     const left = await until(async () => readdirSync(spool, { recursive: true }).filter((f) => String(f).includes(`usage~${second}.`)), (files) => files.length === 0, 20_000);
     expect(left.value).toEqual([]);
   }, 120_000);

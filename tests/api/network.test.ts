@@ -64,7 +64,8 @@ describe("GET /v1/network/status", () => {
   it("counts exactly the models that an online node serves, by type and capability", async () => {
     const fromDatabase = async () => {
       const rows = await db.model.findMany({
-        where: { deprecated: false, nodes: { some: { node: { enabled: true, status: "online" } } } },
+        // the catalog's models and the demo workspace's own fine-tuned ones (other workspaces' are not its to see)
+        where: { deprecated: false, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: inject("demoWorkspaceId") }], nodes: { some: { node: { enabled: true, status: "online" } } } },
         select: { type: true, capTools: true, capJsonMode: true },
       });
       const capabilities: Record<string, number> = {};

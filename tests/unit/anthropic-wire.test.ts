@@ -425,7 +425,7 @@ describe("Anthropic's model list as model cards", () => {
     const { pricing_status, batch_discount, ...prices } = bare.pricing as Record<string, string>;
     expect(pricing_status).toBe("unpriced");
     expect(batch_discount).toBe("0.5");
-    expect(Object.keys(prices).sort()).toEqual(["cache_read_per_1m", "cache_write_per_1m", "input_per_1m", "output_per_1m", "per_1m_chars", "per_audio_second", "per_image", "per_video_second", "reasoning_per_1m"]);
+    expect(Object.keys(prices).sort()).toEqual(["cache_read_per_1m", "cache_write_per_1m", "fine_tuned_input_per_1m", "fine_tuned_output_per_1m", "input_per_1m", "output_per_1m", "per_1m_chars", "per_audio_second", "per_image", "per_video_second", "reasoning_per_1m", "training_per_1m"]);
     expect(new Set(Object.values(prices))).toEqual(new Set(["0"]));
     const sized = modelCard(model("claude-sized", { max_input_tokens: 1_000_000, max_tokens: 128_000, display_name: "Claude Sized" }));
     expect(sized).toMatchObject({ display_name: "Claude Sized", context_length: 1_000_000, max_output_tokens: 128_000, created: Date.parse("2026-02-17T00:00:00Z") / 1000 });
