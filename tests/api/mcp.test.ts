@@ -247,6 +247,8 @@ describe("/mcp: capture and limits", () => {
     const { workspace, secret } = await toolsWorkspace();
     const mcp = await mcpClient(secret);
     await mcp.client.callTool({ name: "kit__echo", arguments: { text: "not kept acct-111111" } });
+    // Its row is written (request-log rows are written in batches) before capture is switched on.
+    await until(() => db.requestLog.count({ where: { workspaceId: workspace.id, route: "/mcp/tools/call" } }), (n) => n === 1, 10_000);
     await setCaptureSettings(workspace.id, { enabled: true, redact_patterns: ["acct-[0-9]{6}"] });
     await until(() => mcp.client.callTool({ name: "kit__echo", arguments: { text: "kept acct-222222 sk-live0123456789abcdefghij" } }).then(() => db.requestLog.count({ where: { workspaceId: workspace.id, captured: true } })), (n) => n > 0, 10_000);
     const rows = await db.requestLog.findMany({ where: { workspaceId: workspace.id, route: "/mcp/tools/call" }, orderBy: { createdAt: "asc" } });
