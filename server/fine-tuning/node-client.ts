@@ -8,7 +8,8 @@ import { GatewayError } from "../kernel/errors";
 import { request, postJson, type UpstreamTarget } from "../providers/http";
 import { nodeTarget, type StoredNode } from "../providers/node-target";
 import { FormData, postMultipart } from "../providers/openai-compatible/multipart";
-import { REQUEST_ERRORS, UpstreamFailure } from "../providers/upstream-failure";
+import { UpstreamFailure } from "../providers/upstream-failure";
+import { upstreamError } from "../routing/nodes/router";
 
 export type NodeJobStatus = "validating_files" | "queued" | "running" | "paused" | "succeeded" | "failed" | "cancelled";
 
@@ -64,37 +65,21 @@ export function nodeNotFound(err: unknown): boolean {
   return err instanceof GatewayError && err.cause instanceof UpstreamFailure && err.cause.status === 404;
 }
 
-/** A node's failure as the gateway's error: its refusals in its own words, anything else a 5xx naming the node. */
+/**
+ * A node's failure as the gateway's error. Its fine-tuning API's answers about a job or file (404:
+ * unknown to it, 409: not in a state for that) are passed on in its words; anything else is the
+ * failure of any node call (routing/nodes/router.ts upstreamError), which keeps the failure as
+ * its cause (nodeIsDown reads it).
+ */
 function gatewayErrorOf(failure: UpstreamFailure, what: string): GatewayError {
-  const body = failure.body as { error?: { message?: unknown; code?: unknown; param?: unknown } } | null;
   const status = failure.status ?? 0;
-  if (failure.kind === "status" && (REQUEST_ERRORS.has(status) || status === 404 || status === 409)) {
-    return new GatewayError({
-      status,
-      code: typeof body?.error?.code === "string" ? body.error.code : status === 404 ? "not_found" : "upstream_rejected",
-      message: typeof body?.error?.message === "string" ? body.error.message : `The node refused to ${what} (HTTP ${status}).`,
-      param: typeof body?.error?.param === "string" ? body.error.param : null,
-      cause: failure,
-    });
-  }
-  if (failure.kind === "credentials" || status === 401 || status === 403) {
-    return new GatewayError({
-      status: 502,
-      code: "upstream_auth_failed",
-      message: `The node refused the gateway's credentials when asked to ${what}: the gateway's operator must fix the node's key.`,
-      cause: failure,
-    });
-  }
-  if (failure.kind === "timeout") {
-    return new GatewayError({ status: 504, code: "upstream_timeout", message: `The node timed out when asked to ${what}.`, cause: failure });
-  }
-  if (failure.kind === "connect") {
-    return new GatewayError({ status: 502, code: "node_unreachable", message: `The node could not be reached to ${what}.`, cause: failure });
-  }
+  if (failure.kind !== "status" || (status !== 404 && status !== 409)) return upstreamError(failure);
+  const body = failure.body as { error?: { message?: unknown; code?: unknown; param?: unknown } } | null;
   return new GatewayError({
-    status: 502,
-    code: "upstream_error",
-    message: `The node failed when asked to ${what}${status ? ` (HTTP ${status})` : ""}.`,
+    status,
+    code: typeof body?.error?.code === "string" ? body.error.code : status === 404 ? "not_found" : "upstream_rejected",
+    message: typeof body?.error?.message === "string" ? body.error.message : `The node refused to ${what} (HTTP ${status}).`,
+    param: typeof body?.error?.param === "string" ? body.error.param : null,
     cause: failure,
   });
 }

@@ -52,6 +52,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
     // OpenAI's error body, Anthropic's ({type: "error", error: {type, message}}) or Gemini's ({error: {code: 400, message, status}}).
     const body = failure.body as { error?: { message?: string; param?: string | null; code?: unknown } } | null;
     return new GatewayError({
+      cause: failure,
       status: failure.status,
       code: typeof body?.error?.code === "string" ? body.error.code : "upstream_rejected",
       message: body?.error?.message ?? failure.message,
@@ -60,6 +61,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
   }
   if (failure.status === 429) {
     return new GatewayError({
+      cause: failure,
       status: 429,
       code: "upstream_rate_limited",
       message: "The nodes serving this model are rate limited. Retry shortly.",
@@ -69,6 +71,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
   // Overloaded (a 503, Anthropic's 529): a retryable 503 (Anthropic clients see their 529).
   if (failure.status === 503 || failure.status === 529) {
     return new GatewayError({
+      cause: failure,
       status: 503,
       code: "upstream_overloaded",
       type: "server_error",
@@ -83,6 +86,7 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
   if (failure.kind === "credentials" || (failure.kind === "status" && (failure.status === 401 || failure.status === 403))) {
     const worded = failure.kind === "status" && !failure.message.startsWith("the node answered HTTP");
     return new GatewayError({
+      cause: failure,
       status: 502,
       code: "upstream_auth_failed",
       type: "server_error",
@@ -92,9 +96,11 @@ export function upstreamError(failure: UpstreamFailure): GatewayError {
     });
   }
   if (failure.kind === "timeout") {
-    return new GatewayError({ status: 504, code: "upstream_timeout", type: "server_error", message: "The node serving this model timed out." });
+    return new GatewayError({
+      cause: failure, status: 504, code: "upstream_timeout", type: "server_error", message: "The node serving this model timed out." });
   }
-  return new GatewayError({ status: 502, code: "upstream_error", type: "server_error", message: "The node serving this model failed. Retry, or try another model." });
+  return new GatewayError({
+      cause: failure, status: 502, code: "upstream_error", type: "server_error", message: "The node serving this model failed. Retry, or try another model." });
 }
 
 /**
