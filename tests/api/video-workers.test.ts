@@ -124,8 +124,13 @@ describe("workers in separate processes", () => {
     // The retry resumed the render the node already had, rather than starting another.
     expect(row.upstreamJobId).toBe(held!.upstreamJobId);
     expect(row.nodeId).toBe(held!.nodeId);
-    const [queued] = await db.$queryRaw<{ state: string; retry_count: number }[]>`
-      SELECT state::text, retry_count FROM pgboss.job WHERE name = 'video-render' AND data->>'jobId' = ${held!.id}`;
+    // pg-boss marks its job completed once the handler returned, a moment after the row says so.
+    const { value: [queued] } = await until(
+      () => db.$queryRaw<{ state: string; retry_count: number }[]>`
+        SELECT state::text, retry_count FROM pgboss.job WHERE name = 'video-render' AND data->>'jobId' = ${held!.id}`,
+      (q) => q.length === 1 && q[0].state !== "active",
+      10_000,
+    );
     expect(queued).toEqual({ state: "completed", retry_count: 1 });
 
     const all = await Promise.all(created.map((c) => waitForJob(openai, c.id, 90_000)));
