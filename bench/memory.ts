@@ -1,6 +1,7 @@
-// `npm run bench:memory`: our gateway's RSS, process by process, after boot and after
-// BENCH_RSS_REQUESTS (100,000) chat calls at BENCH_CONNECTIONS (64), against the instant mock
-// upstream: the memory row of `npm run bench` alone, in about a minute.
+// `npm run bench:memory`: our gateway's RSS, process by process, after boot and after each of
+// BENCH_RSS_ROUNDS (2) rounds of BENCH_RSS_REQUESTS (100,000) chat calls at BENCH_CONNECTIONS
+// (64), against the instant mock upstream: the memory row of `npm run bench` alone, and whether
+// a second round grows it (a process that keeps growing holds something it should not).
 import { CONNECTIONS, RSS_REQUESTS } from "./lib/bench-env"; // first: sets the env
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,10 +37,17 @@ try {
   const headers = { "content-type": "application/json", authorization: `Bearer ${ours.apiKey}` };
   await waitUntilRoutable(url, headers, body);
   const boot = report("after boot");
-  const r = await runCannon({ url, headers, body, connections: CONNECTIONS, amount: RSS_REQUESTS }, { target: ours.gatewayPids }, 0);
-  const cpuPerRequest = (r.cpuMs.target ?? 0) / r.requests;
-  const after = report(`after ${r.requests} requests (${Math.round(r.rps)} req/s, ${cpuPerRequest.toFixed(3)} ms CPU/request, ${r.errors} errors)`);
-  process.stdout.write(`${JSON.stringify({ requests: r.requests, errors: r.errors, rps: Math.round(r.rps), cpuPerRequest, bootMb: Math.round(boot), afterMb: Math.round(after) })}\n`);
+  const rounds = Math.max(1, Number(process.env.BENCH_RSS_ROUNDS ?? 2));
+  const after: number[] = [];
+  let last = { requests: 0, errors: 0, rps: 0, cpuPerRequest: 0 };
+  for (let round = 1; round <= rounds; round++) {
+    const r = await runCannon({ url, headers, body, connections: CONNECTIONS, amount: RSS_REQUESTS }, { target: ours.gatewayPids }, 0);
+    last = { requests: r.requests, errors: r.errors, rps: Math.round(r.rps), cpuPerRequest: (r.cpuMs.target ?? 0) / r.requests };
+    after.push(report(`after round ${round}: ${r.requests} requests (${last.rps} req/s, ${last.cpuPerRequest.toFixed(3)} ms CPU/request, ${r.errors} errors)`));
+  }
+  const growth = after.length > 1 ? after[after.length - 1]! - after[0]! : 0;
+  if (after.length > 1) log(`growth from the first round's end to the last's: ${growth >= 0 ? "+" : ""}${Math.round(growth)} MB`);
+  process.stdout.write(`${JSON.stringify({ ...last, bootMb: Math.round(boot), afterMb: Math.round(after[0]!), afterRoundsMb: after.map(Math.round), growthMb: Math.round(growth) })}\n`);
 } finally {
   await ours.stack.stop();
   await stopChild(mock.child);
