@@ -13,6 +13,7 @@
 //   BENCH_HEAP=1 npm run bench:mix-memory       # and a V8 heap snapshot of each process, by kind and by script
 //   BENCH_HEAP=1 BENCH_HEAP_AT=mix npm run bench:mix-memory   # the serving processes' snapshots right after the mix
 //   BENCH_MIX_ROUNDS=50 BENCH_RSS_REQUESTS=10000 npm run bench:mix-memory
+//   BENCH_MIX_SKIP="Anthropic count_tokens,dashboard" npm run bench:mix-memory   # without those phases
 import { CONNECTIONS } from "./lib/bench-env"; // first: sets the env
 import "./lib/with-local-node";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
@@ -37,6 +38,8 @@ const LIGHT = Number(process.env.BENCH_RSS_REQUESTS ?? 40_000);
 const ROUNDS = Number(process.env.BENCH_MIX_ROUNDS ?? 200);
 const BATCH_LINES = Number(process.env.BENCH_BATCH_LINES ?? 500);
 const BUDGET = Number(process.env.BENCH_MIX_BUDGET_MB ?? 400);
+/** Phases left out, by the start of their names, comma-separated (e.g. "Anthropic count_tokens,dashboard"): what the rest holds without them. */
+const SKIP = (process.env.BENCH_MIX_SKIP ?? "").split(",").map((x) => x.trim()).filter(Boolean);
 const HEAP = process.env.BENCH_HEAP === "1";
 /** When the serving processes write theirs: "end" (after the light calls) or "mix" (right after the mix; the later figures then carry the snapshots' own memory). */
 const HEAP_AT = process.env.BENCH_HEAP_AT === "mix" ? "mix" : "end";
@@ -105,7 +108,7 @@ try {
     log,
   });
   const mixStart = Date.now();
-  for (const [name, run] of phases) {
+  for (const [name, run] of phases.filter(([name]) => !SKIP.some((x) => name.startsWith(x)))) {
     const t0 = Date.now();
     await run();
     stage(`+ ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`, phaseStages);
@@ -138,7 +141,7 @@ try {
   const over = Math.max(gw(mixed), gw(ended), gw(light)) > BUDGET;
   if (over) exitCode = 1;
   out.push(
-    `### An instance's memory under a broad mix (${new Date().toISOString()}, ${ROUNDS} rounds, a batch of ${BATCH_LINES} lines, then ${r.requests} light calls at ${CONNECTIONS} connections)`,
+    `### An instance's memory under a broad mix (${new Date().toISOString()}, ${ROUNDS} rounds, a batch of ${BATCH_LINES} lines, then ${r.requests} light calls at ${CONNECTIONS} connections${SKIP.length ? `; without the phases ${SKIP.join(", ")}` : ""})`,
     "",
     "Each gateway process's RSS, with its own (anonymous) pages in brackets; MB are MiB.",
     "",
