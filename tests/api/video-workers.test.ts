@@ -128,7 +128,7 @@ describe("workers in separate processes", () => {
     const { value: [queued] } = await until(
       () => db.$queryRaw<{ state: string; retry_count: number }[]>`
         SELECT state::text, retry_count FROM pgboss.job WHERE name = 'video-render' AND data->>'jobId' = ${held!.id}`,
-      (q) => q.length === 1 && q[0].state !== "active",
+      (q) => q.length === 1 && q[0]!.state !== "active",
       10_000,
     );
     expect(queued).toEqual({ state: "completed", retry_count: 1 });
