@@ -20,8 +20,8 @@ type Tokenizer = (text: string) => number;
 
 async function tokenizer(): Promise<Tokenizer> {
   // Special-token text ("<|endoftext|>") is counted as plain text, as the node's tokenizer does.
-  const enc = (await encoder()) as unknown as { encode(text: string, allowed: string[], disallowed: string[]): number[] };
-  return (text) => (text ? enc.encode(text, [], []).length : 0);
+  const enc = await encoder();
+  return (text) => (text ? enc.encode(text).length : 0);
 }
 
 /** The text of a message's content: a string, or the `text` of its text parts joined with "\n". */

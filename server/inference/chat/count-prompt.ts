@@ -1,11 +1,16 @@
 // The gateway's own count of a chat call's tokens, for what a node does not count: Anthropic's
 // count_tokens on nodes that have none, and the usage of a node that reported none (so such a
-// call is billed for what it used, not for nothing). The o200k tokenizer (js-tiktoken; loaded by
+// call is billed for what it used, not for nothing). The o200k tokenizer (gpt-tokenizer; loaded by
 // the first count) plus the chat template's few tokens per message, and a flat count per image:
 // an estimate, close for most model families, never zero for a call that said something.
+//
+// gpt-tokenizer gives the same tokens as tiktoken's o200k_base (tests/unit/count-prompt.test.ts
+// compares it with js-tiktoken) in a quarter of the memory (23 MB of heap in a gateway process,
+// against 70-80 MB) and about twenty times faster.
 import type { TokenUsage } from "../../routing/catalog/pricing";
 
 type Json = Record<string, unknown>;
+/** Token ids of a text; special-token text is encoded as plain text. */
 type Encoder = { encode(text: string): number[] };
 
 /** Tokens a chat template adds per message (role markers), and to prime the reply. */
@@ -17,8 +22,10 @@ const PER_IMAGE = 1568;
 let tokenizer: Promise<Encoder> | undefined;
 
 async function loadTokenizer(): Promise<Encoder> {
-  const [{ Tiktoken }, { default: ranks }] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
-  return new Tiktoken(ranks);
+  const { encode } = await import("gpt-tokenizer/encoding/o200k_base");
+  // A caller's text that spells a special token ("<|endoftext|>") is counted as the text it is.
+  const asText = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
+  return { encode: (text) => encode(text, asText) };
 }
 
 export const encoder = (): Promise<Encoder> => (tokenizer ??= loadTokenizer());
