@@ -1,11 +1,14 @@
 // A tool call as a request-log row: the route (`/mcp/tools/call`, or the responses API's
 // `mcp_call`), the tool's qualified name in the model column, its server's id in the node column,
 // status, duration and cost; its arguments and result only when the caller's workspace (or key)
-// captures bodies, redacted by the capture's patterns.
+// captures bodies, redacted by the capture's patterns. The row is written to the spool at once, in
+// the turn the call ends (one write(2), a few microseconds), before its answer goes out: a process
+// killed right after answering has lost no row, and the answer waits for no later turn.
 import { captureFor } from "../../identity/plans/plan-cache";
 import { env } from "../../infra/env";
 import { BodyCapture } from "../../request-log/capture/body-capture";
 import { policyOf } from "../../request-log/capture/policy";
+import type { RequestLogRow } from "../../request-log/log-row";
 import { requestLogWriter } from "../../request-log/log-writer";
 import type { McpServerEntry } from "../server-def";
 import type { ToolCaller } from "./tool-caller";
@@ -40,7 +43,7 @@ export async function logToolCall(e: ToolLogEntry): Promise<void> {
     if (e.result !== undefined) capture.json(JSON.stringify(e.result));
     body = capture.finish();
   }
-  await requestLogWriter().record({
+  const row: RequestLogRow = {
     id: e.requestId,
     createdAt: e.createdAt.toISOString(),
     workspaceId: p.workspaceId,
@@ -67,5 +70,6 @@ export async function logToolCall(e: ToolLogEntry): Promise<void> {
     clientIp: e.caller.clientIp ?? null,
     userAgent: e.caller.userAgent ?? null,
     body,
-  });
+  };
+  requestLogWriter().record(row, true);
 }

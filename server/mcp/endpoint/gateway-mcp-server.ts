@@ -6,12 +6,16 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  RELATED_TASK_META_KEY,
   type CallToolResult,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -65,6 +69,48 @@ async function handled<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A `tools/call` result, or the gateway's refusal, as the SDK's server answers it. */
+const callToolResult = (caller: ToolCaller, params: ToolCallParams): Promise<CallToolResult> =>
+  handled(async () => (await callTool(caller, params.name, params.arguments, params._meta?.[PAYMENT_META])).result);
+
+type ToolCallParams = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The params of a plain `tools/call` (`CallToolRequestSchema`'s shape, with no task asked for and
+ * no related task): what almost every call is. Anything else goes through the SDK's server, which
+ * checks it against the schema and answers its errors.
+ */
+function plainToolCall(params: unknown): params is ToolCallParams {
+  if (!isRecord(params) || typeof params.name !== "string" || params.task !== undefined) return false;
+  if (params.arguments !== undefined && !isRecord(params.arguments)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isRecord(meta) || meta[RELATED_TASK_META_KEY] !== undefined) return false;
+  const token = meta.progressToken;
+  return token === undefined || typeof token === "string" || Number.isSafeInteger(token);
+}
+
+/**
+ * Answers a plain `tools/call` without the SDK server's machinery (an AbortController and its
+ * signal, the request parsed by its schema twice, the result, already checked when the tool's
+ * server answered it, checked again): the path of every tool call, answered as the SDK's server
+ * answers it (its result, or its error's code, message and data). Null for any other request.
+ */
+export function answerToolCall(message: JSONRPCRequest, caller: ToolCaller): Promise<JSONRPCMessage> | null {
+  if (message.method !== "tools/call" || !plainToolCall(message.params)) return null;
+  const id = message.id;
+  return callToolResult(caller, message.params).then(
+    (result) => ({ result, jsonrpc: "2.0", id }) as JSONRPCMessage,
+    (err: { code?: unknown; message?: string; data?: unknown }) => {
+      const code = Number.isSafeInteger(err.code) ? (err.code as number) : ErrorCode.InternalError;
+      const error = err.data === undefined ? { code, message: err.message ?? "Internal error" } : { code, message: err.message ?? "Internal error", data: err.data };
+      return { jsonrpc: "2.0", id, error } as JSONRPCMessage;
+    },
+  );
+}
+
 /** The caller a request is served for: handed over with each message (local-transport.ts). */
 function callerOf(extra: { authInfo?: AuthInfo }): ToolCaller {
   const caller = extra.authInfo?.extra?.caller as ToolCaller | undefined;
@@ -83,9 +129,7 @@ export function gatewayMcpServer(): Server {
     jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
   });
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => handled(async () => ({ tools: listedTools(await offered(callerOf(extra).principal)) })));
-  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
-    handled(async () => (await callTool(callerOf(extra), req.params.name, req.params.arguments, req.params._meta?.[PAYMENT_META])).result as CallToolResult),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callToolResult(callerOf(extra), req.params));
   server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) =>
     handled(async () => {
       const o = await offered(callerOf(extra).principal);

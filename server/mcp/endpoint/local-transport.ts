@@ -8,7 +8,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCaller } from "../calls/tool-caller";
-import { gatewayMcpServer } from "./gateway-mcp-server";
+import { answerToolCall, gatewayMcpServer } from "./gateway-mcp-server";
 
 type Waiting = { id: RequestId; resolve: (answer: JSONRPCMessage) => void };
 
@@ -56,8 +56,11 @@ function local(): LocalTransport {
   return host.transport;
 }
 
-/** Answers a JSON-RPC request for `caller`: its result or error, under the client's id. */
-export const answerRequest = (message: JSONRPCRequest, caller: ToolCaller): Promise<JSONRPCMessage> => local().request(message, caller);
+/**
+ * Answers a JSON-RPC request for `caller`: its result or error, under the client's id. A plain
+ * `tools/call` is answered directly (gateway-mcp-server.ts), as the server would answer it.
+ */
+export const answerRequest = (message: JSONRPCRequest, caller: ToolCaller): Promise<JSONRPCMessage> => answerToolCall(message, caller) ?? local().request(message, caller);
 
 /** Hands over a notification (`notifications/initialized`, a cancellation); nothing is answered. */
 export const takeNotification = (message: JSONRPCNotification, caller: ToolCaller): void => local().notify(message, caller);

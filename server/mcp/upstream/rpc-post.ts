@@ -8,7 +8,7 @@
 // upstream-pool.ts reads (404: the session was forgotten; 401: a new access token).
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { guardedRequest, type OutboundAnswer } from "../../infra/net/outbound-guard";
-import { injectTrace } from "../../infra/telemetry/tracing";
+import { injectTrace, inTrace } from "../../infra/telemetry/tracing";
 import type { McpServerEntry } from "../server-def";
 import { authHeaders, eventMessages } from "./upstream-fetch";
 
@@ -39,13 +39,28 @@ function answerMessages(answer: Pick<OutboundAnswer, "headers" | "body">): unkno
   return eventMessages(text);
 }
 
-async function requestHeaders(target: RpcTarget): Promise<Headers> {
-  const headers = new Headers({ "content-type": "application/json", accept: "application/json, text/event-stream" });
-  if (target.sessionId) headers.set("mcp-session-id", target.sessionId);
-  if (target.protocolVersion) headers.set("mcp-protocol-version", target.protocolVersion);
-  for (const [name, value] of Object.entries(await authHeaders(target.server))) headers.set(name, value);
-  injectTrace(headers);
+/** The headers every request to `target` carries (names in lower case; the server's own credentials last, as the SDK's client sends them). */
+function fixedHeaders(target: RpcTarget, auth: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (target.sessionId) headers["mcp-session-id"] = target.sessionId;
+  if (target.protocolVersion) headers["mcp-protocol-version"] = target.protocolVersion;
+  for (const [name, value] of Object.entries(auth)) headers[name.toLowerCase()] = value;
   return headers;
+}
+
+/** Static headers are built once per target; an OAuth token is asked for on every request (its cache may renew it). */
+const fixedOf = new WeakMap<RpcTarget, Record<string, string>>();
+
+async function requestHeaders(target: RpcTarget): Promise<Record<string, string>> {
+  let headers = target.server.auth.kind === "oauth" ? undefined : fixedOf.get(target);
+  if (!headers) {
+    headers = fixedHeaders(target, await authHeaders(target.server));
+    if (target.server.auth.kind !== "oauth") fixedOf.set(target, headers);
+  }
+  if (!inTrace()) return headers;
+  const traced = new Headers(headers);
+  injectTrace(traced);
+  return Object.fromEntries(traced);
 }
 
 /** Sends `method` with `params` and resolves with the result the server answered. */
