@@ -6,19 +6,21 @@
 // recorded through the ledger). Also, in another process, a bare node:http proxy in front of the
 // stand-in that forwards every request as it is (bench/bare-proxy.ts's floor, for MCP's headers):
 // what the extra hop alone costs. One SDK client (Client + StreamableHTTPClientTransport) per
-// target, each connected once (its session open): the stand-in, the proxy, and the gateway's /mcp
-// with the workspace's API key. Then BENCH_ROUNDS (7) rounds of BENCH_CALLS (300) sequential
-// `tools/call`s per row, after BENCH_WARMUP_CALLS (500) per row, the rows' order rotating each
-// round, each call timed with performance.now() around `client.callTool`:
+// row, each connected once (its session open): to the stand-in, the proxy, and the gateway's /mcp
+// (one per gateway row) with the workspace's API key. After BENCH_WARMUP_CALLS (500) `tools/call`s
+// per row, BENCH_ROUNDS (7) rounds of BENCH_CALLS (300) sequential calls per row, the rows taken
+// in turn (one call of each, the order rotating every call), so that whatever else the machine
+// does in a round weighs on every row alike; each call timed with performance.now() around
+// `client.callTool`:
 //   direct        `echo` at the stand-in
 //   bare proxy    `echo` through the bare proxy
 //   free tool     `kit__echo` through the gateway
 //   priced tool   `paid__echo` through the gateway
 // Reports each round's median and p99, the medians over rounds, and what each row adds: per round,
-// its median minus the direct median of the same round, the median over rounds. Also the CPU per
-// call of the hop's processes (the gateway's, or the proxy) and of PostgreSQL, and the other load
-// on the machine. Exits 1 when a gateway row adds more than BENCH_MCP_LIMIT_MS (1) at the median
-//. 
+// its median minus the direct median of the same round, the median over rounds. Then, in blocks of
+// BENCH_CALLS calls of one row, the CPU per call of the hop's processes (the gateway's, or the
+// proxy) and of PostgreSQL; and the other load on the machine in each round. Exits 1 when a
+// gateway row adds more than BENCH_MCP_LIMIT_MS (1) at the median.
 //
 //   npm run bench:mcp
 //   BENCH_ROUNDS=3 BENCH_CALLS=200 npm run bench:mcp
@@ -100,12 +102,23 @@ type Row = (typeof ROWS)[number];
 const GATEWAY_ROWS: Row[] = ["free tool", "priced tool"];
 /** A row: the client that calls, the tool's name, and the processes of its hop (none for the direct call). */
 type Target = { client: Client; tool: string; hop: () => number[] };
-/** One block of calls of a row: its median and p99 (ms), CPU per call (ms) of its hop's processes and of PostgreSQL, others' share of the machine. */
-type Block = { p50: number; p99: number; hopCpu: number; postgresCpu: number; others: number };
+/** A row in one round: the median and p99 of its calls (ms). */
+type Timing = { p50: number; p99: number };
+/** A row's CPU per call (ms) in a block of its calls alone: its hop's processes, PostgreSQL. */
+type Cpu = { hopCpu: number; postgresCpu: number };
+
+/**
+ * The SDK client's transport passes one AbortSignal (its own, for close()) to every fetch, and
+ * Node's fetch leaves a listener on it per request until the request is collected: thousands on
+ * one signal after a warm-up, each new one added past them, and a MaxListenersExceededWarning
+ * (an Error and its stack) per call past 1,500. The POSTs go without it (the bench aborts none);
+ * the GET stream keeps it, so that close() ends it.
+ */
+const postWithoutSignal: typeof fetch = (input, init) => fetch(input, init?.method === "POST" ? { ...init, signal: undefined } : init);
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "bench-mcp", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: postWithoutSignal }));
   return client;
 }
 
@@ -113,7 +126,9 @@ const scratch = mkdtempSync(path.join(tmpdir(), "gateway-bench-mcp-"));
 chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
 const profileDir = CPU_PROF ? mkdtempSync(path.join(tmpdir(), "gateway-cpu-prof-")) : undefined;
 const stops: (() => Promise<void>)[] = [];
-const blocks = Object.fromEntries(ROWS.map((row) => [row, [] as Block[]])) as Record<Row, Block[]>;
+const timings = Object.fromEntries(ROWS.map((row) => [row, [] as Timing[]])) as Record<Row, Timing[]>;
+const cpu = {} as Record<Row, Cpu>;
+const others: number[] = []; // per round, the share of the machine other processes used
 let chargedNote = "";
 
 try {
@@ -133,12 +148,13 @@ try {
   const direct = await connect(standIn.url);
   const proxied = await connect(proxy.url);
   const gateway = await connect(`${ours.stack.baseUrl}/mcp`, { authorization: `Bearer ${ours.apiKey}` });
-  stops.push(async () => void (await Promise.all([direct, proxied, gateway].map((c) => c.close()))));
+  const gatewayPaid = await connect(`${ours.stack.baseUrl}/mcp`, { authorization: `Bearer ${ours.apiKey}` });
+  stops.push(async () => void (await Promise.all([direct, proxied, gateway, gatewayPaid].map((c) => c.close()))));
   const targets: Record<Row, Target> = {
     direct: { client: direct, tool: "echo", hop: () => [] },
     "bare proxy": { client: proxied, tool: "echo", hop: () => [proxy.child.proc.pid!] },
     "free tool": { client: gateway, tool: "kit__echo", hop: ours.gatewayPids },
-    "priced tool": { client: gateway, tool: "paid__echo", hop: ours.gatewayPids },
+    "priced tool": { client: gatewayPaid, tool: "paid__echo", hop: ours.gatewayPids },
   };
   const listed = (await gateway.listTools()).tools.map((t) => t.name);
   if (!listed.includes("kit__echo") || !listed.includes("paid__echo")) throw new Error(`the gateway lists ${listed.join(", ")}`);
@@ -147,44 +163,54 @@ try {
     const result = await t.client.callTool({ name: t.tool, arguments: { text: `call ${i}` } });
     if (result.isError) throw new Error(`${t.tool}: ${JSON.stringify(result.content)}`);
   };
-  const measure = async (row: Row): Promise<Block> => {
-    const t = targets[row];
-    const times = new Float64Array(CALLS);
+  /** One round: CALLS calls of every row, one of each in turn, the order rotating every call. */
+  const round = async (): Promise<{ times: Record<Row, Float64Array>; others: number }> => {
+    const times = Object.fromEntries(ROWS.map((row) => [row, new Float64Array(CALLS)])) as Record<Row, Float64Array>;
     const m0 = machineCpu();
     const all0 = cpuSnapshot(processTree([process.pid]));
-    const hop0 = cpuSnapshot(t.hop());
-    const pg0 = cpuSnapshot(ours.postgresPids());
     for (let i = 0; i < CALLS; i++) {
-      const started = performance.now();
-      await call(t, i);
-      times[i] = performance.now() - started;
+      for (let k = 0; k < ROWS.length; k++) {
+        const row = ROWS[(i + k) % ROWS.length]!;
+        const started = performance.now();
+        await call(targets[row], i);
+        times[row][i] = performance.now() - started;
+      }
     }
     const m1 = machineCpu();
     const bench = cpuSince(all0, processTree([process.pid])); // this process and all it started
     const span = m1.totalMs - m0.totalMs;
-    times.sort();
-    return {
-      p50: times[CALLS >> 1]!,
-      p99: p99Of(times),
-      hopCpu: cpuSince(hop0, t.hop()) / CALLS,
-      postgresCpu: cpuSince(pg0, ours.postgresPids()) / CALLS,
-      others: span > 0 ? Math.max(0, m1.busyMs - m0.busyMs - bench) / span : 0,
-    };
+    return { times, others: span > 0 ? Math.max(0, m1.busyMs - m0.busyMs - bench) / span : 0 };
+  };
+  /** CPU per call of a row's hop and of PostgreSQL, over CALLS calls of that row alone. */
+  const cpuOf = async (row: Row): Promise<Cpu> => {
+    const t = targets[row];
+    const hop0 = cpuSnapshot(t.hop());
+    const pg0 = cpuSnapshot(ours.postgresPids());
+    for (let i = 0; i < CALLS; i++) await call(t, i);
+    return { hopCpu: cpuSince(hop0, t.hop()) / CALLS, postgresCpu: cpuSince(pg0, ours.postgresPids()) / CALLS };
   };
 
   for (const row of ROWS) for (let i = 0; i < WARMUP; i++) await call(targets[row], i);
-  for (let round = 1; round <= ROUNDS; round++) {
+  for (let r = 1; r <= ROUNDS; r++) {
     await waitForQuiet(log);
-    const order = ROWS.map((_, i) => ROWS[(i + round - 1) % ROWS.length]!);
-    for (const row of order) {
-      const b = await measure(row);
-      blocks[row].push(b);
-      log(`round ${round} ${row}: p50 ${ms3(b.p50)} p99 ${ms3(b.p99)} ms, hop CPU ${ms3(b.hopCpu)} ms/call, PostgreSQL ${ms3(b.postgresCpu)} ms/call, others ${Math.round(b.others * 100)}%`);
+    const { times, others: load } = await round();
+    others.push(load);
+    for (const row of ROWS) {
+      const sorted = times[row].sort();
+      const t: Timing = { p50: sorted[CALLS >> 1]!, p99: p99Of(sorted) };
+      timings[row].push(t);
+      log(`round ${r} ${row}: p50 ${ms3(t.p50)} p99 ${ms3(t.p99)} ms`);
     }
+    log(`round ${r}: others ${Math.round(load * 100)}%`);
+  }
+  await waitForQuiet(log);
+  for (const row of ROWS) {
+    cpu[row] = await cpuOf(row);
+    log(`CPU of ${row}: hop ${ms3(cpu[row].hopCpu)} ms/call, PostgreSQL ${ms3(cpu[row].postgresCpu)} ms/call`);
   }
   const { db } = await import("../server/infra/db/client");
   const charged = await db.usageEvent.count({ where: { workspaceId: ours.workspaceId } });
-  chargedNote = `Usage events of the priced tool when the run ended: ${charged.toLocaleString("en")}, of ${(WARMUP + ROUNDS * CALLS).toLocaleString("en")} priced calls made.`;
+  chargedNote = `Usage events of the priced tool when the run ended: ${charged.toLocaleString("en")}, of ${(WARMUP + (ROUNDS + 1) * CALLS).toLocaleString("en")} priced calls made.`;
 } finally {
   for (const stop of stops.reverse()) await stop().catch((err: Error) => log(`stopping: ${err.message}`));
   rmSync(scratch, { recursive: true, force: true });
@@ -192,20 +218,19 @@ try {
 
 const fmt = (xs: number[]) => xs.map(ms3).join(", ");
 /** Per round, the row's figure minus the direct call's of the same round; the median over rounds. */
-const added = (row: Row, pick: (b: Block) => number) => median(blocks[row].map((b, i) => pick(b) - pick(blocks.direct[i]!)));
+const added = (row: Row, pick: (t: Timing) => number) => median(timings[row].map((t, i) => pick(t) - pick(timings.direct[i]!)));
 const lines = [
   `MCP tool calls, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version};`,
-  `${ROUNDS} rounds of ${CALLS} sequential calls per row after ${WARMUP} per row for warm-up, the rows' order rotating each round; ms.`,
+  `${ROUNDS} rounds of ${CALLS} sequential calls per row, the rows taken in turn, after ${WARMUP} per row for warm-up; ms. Other load by round: ${others.map((x) => `${Math.round(x * 100)}%`).join(", ")}.`,
   "",
-  "| row | p50 (median of rounds) | p99 (median of rounds) | added p50 | added p99 | p50 by round | p99 by round | hop CPU ms/call | PostgreSQL CPU ms/call | other load |",
-  "|---|---|---|---|---|---|---|---|---|---|",
+  "| row | p50 (median of rounds) | p99 (median of rounds) | added p50 | added p99 | p50 by round | p99 by round | hop CPU ms/call | PostgreSQL CPU ms/call |",
+  "|---|---|---|---|---|---|---|---|---|",
   ...ROWS.map((row) => {
-    const b = blocks[row];
+    const t = timings[row];
     const sign = (v: number) => `${v >= 0 ? "+" : ""}${ms3(v)}`;
     const over = row === "direct" ? ["—", "—"] : [sign(added(row, (x) => x.p50)), sign(added(row, (x) => x.p99))];
-    const cpu = row === "direct" ? ["—", "—"] : [ms3(median(b.map((x) => x.hopCpu))), ms3(median(b.map((x) => x.postgresCpu)))];
-    const others = `${Math.round(median(b.map((x) => x.others)) * 100)}%`;
-    return `| ${row} | ${ms3(median(b.map((x) => x.p50)))} | ${ms3(median(b.map((x) => x.p99)))} | ${over.join(" | ")} | ${fmt(b.map((x) => x.p50))} | ${fmt(b.map((x) => x.p99))} | ${cpu.join(" | ")} | ${others} |`;
+    const hop = row === "direct" ? ["—", "—"] : [ms3(cpu[row].hopCpu), ms3(cpu[row].postgresCpu)];
+    return `| ${row} | ${ms3(median(t.map((x) => x.p50)))} | ${ms3(median(t.map((x) => x.p99)))} | ${over.join(" | ")} | ${fmt(t.map((x) => x.p50))} | ${fmt(t.map((x) => x.p99))} | ${hop.join(" | ")} |`;
   }),
   "",
   chargedNote,
