@@ -209,8 +209,12 @@ try {
     log(`CPU of ${row}: hop ${ms3(cpu[row].hopCpu)} ms/call, PostgreSQL ${ms3(cpu[row].postgresCpu)} ms/call`);
   }
   const { db } = await import("../server/infra/db/client");
-  const charged = await db.usageEvent.count({ where: { workspaceId: ours.workspaceId } });
-  chargedNote = `Usage events of the priced tool when the run ended: ${charged.toLocaleString("en")}, of ${(WARMUP + (ROUNDS + 1) * CALLS).toLocaleString("en")} priced calls made.`;
+  // Charges are committed behind the answers: the last ones are given a few seconds to arrive.
+  const made = WARMUP + (ROUNDS + 1) * CALLS;
+  const countCharged = () => db.usageEvent.count({ where: { workspaceId: ours.workspaceId } });
+  let charged = await countCharged();
+  for (const until = Date.now() + 10_000; charged < made && Date.now() < until; charged = await countCharged()) await new Promise((r) => setTimeout(r, 200));
+  chargedNote = `Usage events of the priced tool at the end of the run: ${charged.toLocaleString("en")}, of ${made.toLocaleString("en")} priced calls made.`;
 } finally {
   for (const stop of stops.reverse()) await stop().catch((err: Error) => log(`stopping: ${err.message}`));
   rmSync(scratch, { recursive: true, force: true });
