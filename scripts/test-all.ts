@@ -20,15 +20,17 @@ function run(label: string, args: string[], output: "inherit" | string): Promise
     stdio: output === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
     env: { ...process.env, TEST_DIST_DIR: distDir },
   });
-  if (output !== "inherit") {
-    const file = createWriteStream(output);
-    child.stdout!.pipe(file);
-    child.stderr!.pipe(file);
+  // Both streams into one file, which is ended once the child's streams are (not by the first of them).
+  const file = output === "inherit" ? null : createWriteStream(output);
+  if (file) {
+    child.stdout!.pipe(file, { end: false });
+    child.stderr!.pipe(file, { end: false });
   }
   return new Promise((resolve) => {
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       log(`${label}: ${code === 0 ? "passed" : `failed (${signal ?? `exit ${code}`})`} after ${Math.round((Date.now() - started) / 1000)} s`);
-      resolve(code ?? 1);
+      if (file) file.end(() => resolve(code ?? 1));
+      else resolve(code ?? 1);
     });
   });
 }
