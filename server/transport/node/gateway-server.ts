@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerOptions, type ServerResp
 import type { Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { clientIp } from "./client-ip";
+import { DASHBOARD_SOCKET_ENV, forwardToDashboard, listenForPeers } from "./dashboard-process";
 import { LIVE, ProcessGroup, READY, receiveConnections } from "./process-group";
 import { capRequestsPerAddress } from "./requests-per-address";
 
@@ -40,9 +41,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * Next.js (the dashboard, /api/*), prepared on the first request that needs it: a process that
- * serves only the API never loads it.
+ * serves only the API never loads it. Only the first process of an instance does; the others
+ * pass such requests to it (dashboard-process.ts). The handler's `fromPeer`: the request came
+ * from another process of the instance, which removed the headers a client may not set already.
  */
-async function startNext(): Promise<Handler> {
+async function startNext(): Promise<(req: IncomingMessage, res: ServerResponse, fromPeer: boolean) => Promise<void>> {
   const [{ default: next }, { env }, { PROXY_HEADERS }, { HOST_CONTENT_LENGTH }] = await Promise.all([
     import("next"),
     import("../../infra/env"),
@@ -54,11 +57,12 @@ async function startNext(): Promise<Handler> {
   const app = next({ dev: false, dir: process.cwd(), hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  say("info", `Dashboard (Next.js) loaded in process ${index}`);
   const trustProxy = env.TRUST_PROXY === "true";
-  return (req, res) => {
+  return (req, res, fromPeer) => {
     // Without a trusted proxy, the X-Forwarded-* headers are whatever a client chose: removed, so
     // Next.js sets them from the connection itself (next-auth and route handlers read them).
-    if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
+    if (!trustProxy && !fromPeer) for (const name of PROXY_HEADERS) delete req.headers[name];
     // Next.js drops Content-Length on route handler answers: a route states the length of a stored
     // file under HOST_CONTENT_LENGTH (the dashboard's videos) and it goes out as Content-Length.
     const setHeader = res.setHeader.bind(res);
@@ -88,7 +92,7 @@ function serverOptions(env: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: nu
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function serve(): Promise<void> {
-  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, { requestLogWriter }, background, telemetry] = await Promise.all([
+  const [{ env }, { answerClientError, endOpenCalls, isDataPlanePath, PROXY_HEADERS, refuseConnection, refuseRequest, serveDataPlane }, { leaseBook }, { usageWriter }, { requestLogWriter }, background, telemetry] = await Promise.all([
     import("../../infra/env"),
     import("./data-plane"),
     import("../../ledger/credit-leases"),
@@ -107,17 +111,25 @@ async function serve(): Promise<void> {
   // may never be loaded in this process); the hook sees this and does nothing.
   process.env.GATEWAY_BACKGROUND_OWNER = "gateway-server";
   startBackground();
-  let nextHandler: Promise<Handler> | undefined;
-  const toNext: Handler = async (req, res) => {
+  let nextHandler: ReturnType<typeof startNext> | undefined;
+  const nextHere = async (req: IncomingMessage, res: ServerResponse, fromPeer: boolean) => {
     nextHandler ??= startNext().catch((err: unknown) => {
       nextHandler = undefined; // tried again on the next request
       throw err;
     });
-    return (await nextHandler)(req, res);
+    return (await nextHandler)(req, res, fromPeer);
   };
 
   let draining = false;
   const trustProxy = env.TRUST_PROXY === "true";
+  // The dashboard: the first process serves it (to the others too, over a local socket), the others pass it there.
+  const dashboardSocket = first ? undefined : process.env[DASHBOARD_SOCKET_ENV];
+  const toNext: Handler = dashboardSocket
+    ? forwardToDashboard(dashboardSocket, (req) => {
+        if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
+      })
+    : (req, res) => nextHere(req, res, false);
+  if (first && processes > 1) await listenForPeers((req, res) => nextHere(req, res, true), serverOptions(env));
   // Calls under /v1 answered lately: the instance's batch process gives way to them
   // (server/batches/live-pace.ts). Told at most every LIVE_REPORT_MS, by the first process
   // directly, by the others through it.
