@@ -395,7 +395,8 @@ describe("the data plane and the Next.js host answer alike", () => {
       expect(v.status).toBe(200);
       if (kind === "json") expect(v.body).toMatchObject({ duration: 1.5, text: expect.any(String) });
       else expect(v.body).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\n\S/);
-    });
+      // Speech made, then recognized twice (once per host): seconds of CPU each on a loaded machine.
+    }, 90_000);
 
     it("POST /v1/images/generations with response_format url, then the signed link from each host on both", async () => {
       const pair = await both("/v1/images/generations", { key, json: { model: "local-image", prompt: "a lighthouse", size: "256x256", response_format: "url" } });

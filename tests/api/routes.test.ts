@@ -359,7 +359,8 @@ describe("routes", () => {
     const bare = await cli("route", "list");
     expect(bare.code).not.toBe(0);
     expect(bare.stderr).toContain("WORKSPACE_ID");
-  });
+    // Five runs of the CLI, each a process of its own: several seconds apiece on a loaded 2-core machine.
+  }, 90_000);
 });
 
 describe("routes across instances", () => {

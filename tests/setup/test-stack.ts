@@ -38,9 +38,9 @@ export async function bootTestStack(role: string, serverDatabaseUrl = process.en
   // A test that leaves a stream or a background run open must not hold the teardown for 30 s.
   process.env.SHUTDOWN_DRAIN_MS = "2000";
   // Well above the built-in node's slowest first byte under a loaded test run (its [sim:slow]
-  // waits 2 s; a transcription decoded on a busy 2-core machine took over 3 s), and short
-  // enough for a test to watch a node time out (routing.test.ts).
-  process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "8000";
+  // waits 2 s; a transcription decoded on a busy 2-core machine, with the browser tests running
+  // beside, took over 8 s), below the default 60 s so that a node that never answers fails fast.
+  process.env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS = "25000";
   // Answers wait for their usage commit, so a test can read a call's usage as soon as it has the
   // answer. The usage spool (the default) is tested on its own (tests/api/instances-sigkill.test.ts, tests/integration/usage-spool.test.ts).
   process.env.USAGE_SPOOL_DIR ??= "off";
