@@ -3,6 +3,7 @@
 // Through either process, on connections of their own: pages, sign-in with its cookies, tRPC and
 // a request body arrive whole; a client's X-Forwarded-* headers are not believed; and only the
 // first process ever loads Next.js. (The browser tests go through both processes too.)
+import { request } from "node:http";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "../helpers-dashboard";
@@ -71,6 +72,42 @@ describe("the dashboard in one process of two", () => {
     expect(statuses.size).toBe(1);
     expect([...statuses][0]).toBeGreaterThanOrEqual(400);
     for (const res of await Promise.all(Array.from({ length: 4 }, () => fresh("/no-such-page-here")))) expect(res.status).toBe(404);
+  });
+
+  it("answers before a large body is read (413 on its Content-Length), then serves the next request on the same connection", async () => {
+    // SCIM refuses a body over 1 MiB from its Content-Length alone, without reading it.
+    const big = JSON.stringify({ userName: "big@example.test", displayName: "x".repeat(1_100_000) });
+    for (let i = 0; i < 4; i++) {
+      const dispatcher = new Agent({ pipelining: 1, connections: 1 });
+      const send = (init: RequestInit) => fetch(`${instance.url}/scim/v2/Users`, { ...init, dispatcher, signal: AbortSignal.timeout(10_000) } as RequestInit);
+      const refused = await send({ method: "POST", headers: { "content-type": "application/scim+json", authorization: "Bearer scim_nope" }, body: big });
+      expect([401, 413]).toContain(refused.status);
+      await refused.arrayBuffer();
+      const next = await send({ method: "GET", headers: { authorization: "Bearer scim_nope" } });
+      expect(next.status).toBe(401);
+      await next.arrayBuffer();
+      await dispatcher.close();
+    }
+  });
+
+  it("answers a request that waits for 100 Continue before its body, on either process", async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ json: { email: "nobody@example.test" } });
+          const req = request(`${instance.url}/api/trpc/account.me`, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" } });
+          req.once("continue", () => req.end(body));
+          req.once("response", (res) => {
+            res.resume();
+            res.once("end", () => resolve(res.statusCode ?? 0));
+          });
+          req.once("error", reject);
+          req.setTimeout(10_000, () => req.destroy(new Error("no answer in 10 s")));
+        }),
+      ),
+    );
+    // The same answer from tRPC through both processes (a query sent by POST: 405).
+    expect(new Set(statuses)).toEqual(new Set([405]));
   });
 
   it("does not believe a client's X-Forwarded-Host on either process", async () => {

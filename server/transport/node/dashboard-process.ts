@@ -17,8 +17,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 /** Where the other processes of this instance find the first one's dashboard (set by the first, inherited by them). */
 export const DASHBOARD_SOCKET_ENV = "GATEWAY_DASHBOARD_SOCKET";
 
-/** Headers of one connection, never passed on a hop. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "proxy-authenticate", "proxy-authorization"]);
+/**
+ * Headers of one connection, never passed on a hop (`expect`: the process that took the
+ * connection answered its 100 Continue already).
+ */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "proxy-authenticate", "proxy-authorization", "expect"]);
+
+/** How long a kept-alive socket to the first process stays unused: below its server's keep-alive timeout (65 s), so it never closes one as it is reused. */
+const IDLE_SOCKET_MS = 30_000;
 
 /**
  * In the first process: serves `handle` (the dashboard's requests as they come from the other
@@ -63,13 +69,27 @@ function forwardedFromConnection(req: IncomingMessage): void {
  * process does to its own connections' requests) before the connection's facts are added.
  */
 export function forwardToDashboard(socketPath: string, prepare: (req: IncomingMessage) => void): Handler {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS });
   return (req, res) =>
     new Promise<void>((resolve) => {
       prepare(req);
       forwardedFromConnection(req);
       const headers: IncomingHttpHeaders = {};
       for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+      // Once the answer is whole (or failed): what the client still sends is read and dropped, as
+      // node:http does for a handler that never read it (a 413 answered on Content-Length alone),
+      // so that its connection carries its next request; the inner request, unfinished, is dropped.
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        if (!req.complete) {
+          req.unpipe(inner);
+          req.resume();
+          if (!inner.writableFinished) inner.destroy();
+        }
+        resolve();
+      };
       const inner = request({ socketPath, agent, method: req.method, path: req.url, headers }, (answer) => {
         res.statusCode = answer.statusCode ?? 502;
         if (answer.statusMessage) res.statusMessage = answer.statusMessage;
@@ -78,19 +98,21 @@ export function forwardToDashboard(socketPath: string, prepare: (req: IncomingMe
         }
         res.flushHeaders();
         answer.pipe(res);
-        answer.once("end", resolve);
+        answer.once("end", finish);
         answer.once("error", () => {
           res.destroy();
-          resolve();
+          finish();
         });
       });
       inner.once("error", () => {
+        if (done) return;
         if (!res.headersSent) {
           res.statusCode = 502;
           res.setHeader("content-type", "application/json");
+          res.setHeader("connection", "close");
           res.end(JSON.stringify({ error: { message: "The dashboard is not answering; try again in a moment.", type: "server_error", code: "dashboard_unavailable", param: null } }));
-        } else res.destroy();
-        resolve();
+        } else if (!res.writableFinished) res.destroy();
+        finish();
       });
       // The client went away before the answer ended (a closed page, a stopped stream): the inner request ends too.
       res.once("close", () => {
