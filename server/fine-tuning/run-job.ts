@@ -68,8 +68,13 @@ async function validate(job: JobRow): Promise<void> {
     const first = report.errors[0];
     if (first) throw new JobFailed({ code: f.code, message: first.message, param: f.param });
   }
-  await update(job, { status: "queued" }, "validating_files");
-  await addJobEvent(job.id, { message: "Files validated, moving job to queued state" });
+  // The status and its event in one transaction: a cancel arriving meanwhile waits for the row,
+  // so its event comes after this one (events are listed in the order they were written).
+  await db.$transaction(async (tx) => {
+    const where = { id: job.id, attempts: job.attempts, status: "validating_files" as const };
+    if (!(await tx.fineTuningJob.updateMany({ where, data: { status: "queued" } })).count) throw new Superseded();
+    await addJobEvent(job.id, { message: "Files validated, moving job to queued state" }, tx);
+  });
   job.status = "queued";
 }
 
