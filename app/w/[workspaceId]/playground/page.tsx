@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Button, Card, EmptyState, ErrorState, Loading, PageHeader, SelectField, TextareaField } from "@/app/_components/ui";
 import { may, useWorkspace } from "@/app/_components/workspace-context";
 import { useTRPC } from "@/app/_trpc/client";
@@ -19,6 +19,19 @@ export default function PlaygroundPage() {
   // ?model= (the Logs page's "open in playground") picks a listed chat model.
   const asked = useSearchParams().get("model");
   const linked = chatModels.find((m) => m.id === asked)?.id;
+  // A model made a moment ago (a fine-tuned one opened from its job) may be missing from a list
+  // read just before it existed: the list is read again, up to 3 times a second apart.
+  const missing = Boolean(asked && models.data && !linked);
+  const [rereads, setRereads] = useState(0);
+  const { refetch } = models;
+  useEffect(() => {
+    if (!missing || rereads >= 3) return;
+    const timer = setTimeout(() => {
+      setRereads((n) => n + 1);
+      void refetch();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [missing, rereads, refetch]);
   const model = picked || linked || chatModels.find((m) => m.ready_now)?.id || chatModels[0]?.id || "";
   const [system, setSystem] = useState("");
   const [message, setMessage] = useState("");
