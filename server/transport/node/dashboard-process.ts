@@ -99,12 +99,13 @@ export function forwardToDashboard(socketPath: string, prepare: (req: IncomingMe
         res.flushHeaders();
         answer.pipe(res);
         answer.once("end", finish);
-        answer.once("error", () => {
+        answer.on("error", () => {
           res.destroy();
           finish();
         });
       });
-      inner.once("error", () => {
+      // `on`, not `once`: a socket can fail again after the first error, and an error without a listener would end the process.
+      inner.on("error", () => {
         if (done) return;
         if (!res.headersSent) {
           res.statusCode = 502;
