@@ -31,7 +31,7 @@ const IDLE_SOCKET_MS = 30_000;
  * processes) on a Unix socket, whose path goes to the processes it starts (DASHBOARD_SOCKET_ENV).
  * The socket's directory is removed when the process exits.
  */
-export function listenForPeers(handle: Handler, options: ServerOptions): Promise<string> {
+export async function listenForPeers(handle: Handler, options: ServerOptions): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), "gateway-dashboard-"));
   const socketPath = path.join(dir, "next.sock");
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));

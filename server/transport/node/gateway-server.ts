@@ -129,7 +129,12 @@ async function serve(): Promise<void> {
         if (!trustProxy) for (const name of PROXY_HEADERS) delete req.headers[name];
       })
     : (req, res) => nextHere(req, res, false);
-  if (first && processes > 1) await listenForPeers((req, res) => nextHere(req, res, true), serverOptions(env));
+  if (first && processes > 1) {
+    // Without the socket (no writable temporary directory), each process serves the dashboard itself, as before.
+    await listenForPeers((req, res) => nextHere(req, res, true), serverOptions(env)).catch((err: unknown) =>
+      telemetry.log.warn({ err }, "the dashboard's local socket could not be opened: every process will load Next.js for its own dashboard requests"),
+    );
+  }
   // Calls under /v1 answered lately: the instance's batch process gives way to them
   // (server/batches/live-pace.ts). Told at most every LIVE_REPORT_MS, by the first process
   // directly, by the others through it.
