@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { readFileBytes } from "../files/find-file";
 import { liveFile } from "../files/find-file";
-import { db } from "../infra/db/client";
+import { db, type Tx } from "../infra/db/client";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
 import { GatewayError } from "../kernel/errors";
@@ -48,9 +48,9 @@ async function claim(jobId: string): Promise<JobRow | null> {
 }
 
 /** Changes the job only while this attempt holds it; Superseded otherwise. */
-async function update(job: JobRow, data: Parameters<typeof db.fineTuningJob.updateMany>[0]["data"], status?: JobRow["status"]): Promise<void> {
+async function update(job: JobRow, data: Parameters<typeof db.fineTuningJob.updateMany>[0]["data"], status?: JobRow["status"], tx: Tx = db): Promise<void> {
   const where = { id: job.id, attempts: job.attempts, status: status ?? { notIn: [...TERMINAL_STATUSES] } };
-  if (!(await db.fineTuningJob.updateMany({ where, data })).count) throw new Superseded();
+  if (!(await tx.fineTuningJob.updateMany({ where, data })).count) throw new Superseded();
 }
 
 /** Validates the training and validation files as OpenAI does; the first problem fails the job, naming its line. */
@@ -71,8 +71,7 @@ async function validate(job: JobRow): Promise<void> {
   // The status and its event in one transaction: a cancel arriving meanwhile waits for the row,
   // so its event comes after this one (events are listed in the order they were written).
   await db.$transaction(async (tx) => {
-    const where = { id: job.id, attempts: job.attempts, status: "validating_files" as const };
-    if (!(await tx.fineTuningJob.updateMany({ where, data: { status: "queued" } })).count) throw new Superseded();
+    await update(job, { status: "queued" }, "validating_files", tx);
     await addJobEvent(job.id, { message: "Files validated, moving job to queued state" }, tx);
   });
   job.status = "queued";
