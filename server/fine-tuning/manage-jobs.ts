@@ -78,6 +78,10 @@ export async function cancelJob(ctx: CallContext, id: string): Promise<FineTunin
     try {
       const { client, nodeJobId } = await nodeOf(current);
       const onNode: NodeJob = await client.cancel(nodeJobId);
+      // Ended on the node before the cancel reached it: the job's worker records that end.
+      if (onNode.status === "succeeded" || onNode.status === "failed") {
+        throw new GatewayError({ status: 409, code: "job_not_cancellable", param: "fine_tuning_job_id", message: `Fine-tuning job '${id}' has just ${onNode.status} on its node; it can no longer be cancelled.` });
+      }
       trainedTokens = onNode.trainedTokens ?? undefined;
     } catch (err) {
       if (!nodeIsDown(err)) throw err;

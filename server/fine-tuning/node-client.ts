@@ -47,6 +47,12 @@ function gatewayErrorOf(failure: UpstreamFailure, what: string): GatewayError {
   });
 }
 
+/** Whether the node refused the call as not possible in the job's state (400 or 409). */
+function refused(err: unknown): boolean {
+  const cause = err instanceof GatewayError ? err.cause : err;
+  return cause instanceof UpstreamFailure && cause.kind === "status" && (cause.status === 400 || cause.status === 409);
+}
+
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -90,6 +96,8 @@ export function nodeFineTuning(node: FineTuningNode) {
       }
     });
 
+  const getJob = (id: string, signal?: AbortSignal): Promise<NodeJob> => get(job(id), "report on the fine-tuning job", toJob, signal);
+
   return {
     /** Uploads a training or validation file (purpose `fine-tune`). */
     async uploadFile(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<NodeFile> {
@@ -109,9 +117,7 @@ export function nodeFineTuning(node: FineTuningNode) {
     async listJobs(after?: string, signal?: AbortSignal): Promise<NodePage<NodeJob>> {
       return get(`/fine_tuning/jobs${listQuery(after)}`, "list its fine-tuning jobs", (raw) => page(raw, toJob), signal);
     },
-    async getJob(id: string, signal?: AbortSignal): Promise<NodeJob> {
-      return get(job(id), "report on the fine-tuning job", toJob, signal);
-    },
+    getJob,
     /** One page of the job's events, newest first; `after`: only events older than that one. */
     async listEvents(id: string, after?: string, signal?: AbortSignal): Promise<NodePage<NodeEvent>> {
       return get(`${job(id)}/events${listQuery(after)}`, "list the job's events", (raw) => page(raw, toEvent), signal);
@@ -120,8 +126,19 @@ export function nodeFineTuning(node: FineTuningNode) {
     async listCheckpoints(id: string, after?: string, signal?: AbortSignal): Promise<NodePage<NodeCheckpoint>> {
       return get(`${job(id)}/checkpoints${listQuery(after)}`, "list the job's checkpoints", (raw) => page(raw, toCheckpoint), signal);
     },
+    /**
+     * Cancels the job. A node that refuses because its job has just ended (400 or 409) is asked
+     * for the job instead: the answer then says how it ended (succeeded, failed, cancelled).
+     */
     async cancel(id: string, signal?: AbortSignal): Promise<NodeJob> {
-      return postBody(`${job(id)}/cancel`, {}, "cancel the fine-tuning job", toJob, signal);
+      try {
+        return await postBody(`${job(id)}/cancel`, {}, "cancel the fine-tuning job", toJob, signal);
+      } catch (err) {
+        if (!refused(err)) throw err;
+        const now = await getJob(id, signal);
+        if (now.status === "succeeded" || now.status === "failed" || now.status === "cancelled") return now;
+        throw err;
+      }
     },
     async pause(id: string, signal?: AbortSignal): Promise<NodeJob> {
       return postBody(`${job(id)}/pause`, {}, "pause the fine-tuning job", toJob, signal);

@@ -145,4 +145,35 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
     expect(await balanceOf(workspace.id)).toBe(formatMoney(expected));
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id, endpoint: "/v1/fine_tuning/jobs" } })).toBe(1);
   }, 120_000);
+
+  it("a cancel that reaches the node just after its job ended is a 409, and the job is recorded as it ended on the node", async () => {
+    const { openai } = await newWorkspace(CREDITS, "Late Cancel Co");
+    const file = await openai.files.create({ file: await toFile(Buffer.from(trainingFile(12)), "train.jsonl"), purpose: "fine-tune" });
+    node.holdAtStep = 4;
+    try {
+      const created = await openai.fineTuning.jobs.create({ model: MODEL, training_file: file.id, suffix: "late", method: { type: "supervised", supervised: { hyperparameters: { n_epochs: 2 } } } });
+      await until(
+        () => openai.fineTuning.jobs.retrieve(created.id),
+        (j) => j.status === "running" && (j.trained_tokens ?? 0) > 0,
+        60_000,
+      );
+      node.endBeforeCancel = true;
+      await expectApiError(openai.fineTuning.jobs.cancel(created.id), 409, "fine_tuning_job_id", "job_not_cancellable");
+      node.endBeforeCancel = false;
+      const done = await until(
+        () => openai.fineTuning.jobs.retrieve(created.id),
+        (j) => j.status === "succeeded",
+        30_000,
+      );
+      expect(done.value.status, JSON.stringify(done.value)).toBe("succeeded");
+      expect(done.value.fine_tuned_model).toBe(`ft:${MODEL}:late-cancel-co:late:${created.id.slice("ftjob-".length, "ftjob-".length + 8)}`);
+      const nodeJob = node.jobs.at(-1)!;
+      expect(done.value.trained_tokens).toBe(nodeJob.tokensPerEpoch * 2);
+      const events = (await openai.fineTuning.jobs.listEvents(created.id, { limit: 100 })).data.map((e) => e.message);
+      expect(events).not.toContain("Fine-tuning job cancelled");
+    } finally {
+      node.endBeforeCancel = false;
+      node.holdAtStep = null;
+    }
+  }, 120_000);
 });

@@ -66,6 +66,8 @@ export type FakeFineTuningNode = {
   holdAtStep: number | null;
   /** While true, every request is answered 503 (a node restarting). */
   down: boolean;
+  /** While true, a job's training ends (it succeeds) just before a cancel of it is handled: the cancel comes too late. */
+  endBeforeCancel: boolean;
   /** The answer of a tuned model. */
   tunedAnswer: string;
   close: () => Promise<void>;
@@ -113,6 +115,7 @@ export async function startFakeFineTuningNode(model: string): Promise<FakeFineTu
     stepsPerEpoch: 3,
     holdAtStep: null,
     down: false,
+    endBeforeCancel: false,
     tunedAnswer: "tuned answer from the stand-in",
     close: async () => undefined,
   };
@@ -295,6 +298,12 @@ export async function startFakeFineTuningNode(model: string): Promise<FakeFineTu
       const action = m[2];
       if (action === "events") return send(res, 200, listPage([...job.events].reverse(), url.searchParams));
       if (action === "checkpoints") return send(res, 200, listPage([...job.checkpoints].reverse(), url.searchParams));
+      if (action === "cancel" && fake.endBeforeCancel) {
+        const hold = fake.holdAtStep;
+        fake.holdAtStep = null;
+        while (job.status === "running") advance(job);
+        fake.holdAtStep = hold;
+      }
       const ended = job.status === "succeeded" || job.status === "failed" || job.status === "cancelled";
       if (action === "cancel") {
         if (ended) return refuse(res, 400, "job_not_cancellable", "The job has ended");
