@@ -9,7 +9,9 @@ export type Money = InstanceType<typeof Money>;
 /** Matches a non-negative decimal string such as "25", "0.000001" (no exponent, no sign). */
 export const DECIMAL_STRING = /^\d+(\.\d+)?$/;
 
+/** A Money of a decimal string, a number or a decimal; a Money is returned as it is (they never change). */
 export function money(value: string | number | { toString(): string }): Money {
+  if (value instanceof Money) return value;
   return new Money(typeof value === "number" ? value : value.toString());
 }
 

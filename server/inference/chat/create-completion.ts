@@ -2,7 +2,7 @@
 // pipeline a model call: admitted for the most it can cost (402 when the workspace cannot cover
 // it), routed to a node (with failover), charged what the node reports. A stream keeps its
 // reservation until its charge commits or it fails (relay-stream.ts).
-import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
+import { maxChatBounds } from "../../routing/catalog/pricing";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { errors } from "../../kernel/errors";
@@ -15,7 +15,7 @@ import type { ChatCompletionRequest } from "./schema";
 export async function createChatCompletion(req: ChatCompletionRequest, workspaceId: string | null): Promise<ModelCall<Record<string, unknown> | AsyncIterable<string>>> {
   const { row } = await resolveModel(req.model, workspaceId);
   assertChatCapable(row, req);
-  return new ModelCall({ endpoint: "/v1/chat/completions", model: row.id, maxCost: maxChatCost(row, req), tokens: maxChatTokens(row, req) }, async (metering) => {
+  return new ModelCall({ endpoint: "/v1/chat/completions", model: row.id, ...maxChatBounds(row, req) }, async (metering) => {
     if (req.stream) return streamOnNode(metering, row, req, req.stream_options?.include_usage === true);
     return normalizeCompletion(await completeOnNode(metering, row, req), row.id);
   });

@@ -9,7 +9,7 @@ import { EventStream } from "../../kernel/event-stream";
 import type { OpenedStream } from "../../providers/adapter";
 import type { UpstreamResponse } from "../../providers/http";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
-import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
+import { maxChatBounds } from "../../routing/catalog/pricing";
 import { withFailover, type Routed } from "../../routing/nodes/router";
 import { completeOn, openStreamOn, relayOpened, unchargedCompletion } from "../chat/call-node";
 import { assertChatCapable } from "../chat/create-completion";
@@ -48,7 +48,7 @@ export async function createMessage(req: MessageCreate, workspaceId: string | nu
   assertChatCapable(row, chat);
   const beta = typeof req.anthropic_beta === "string" ? req.anthropic_beta : undefined;
   const bound = costBound(req, chat);
-  const spec = { endpoint: "/v1/messages", model: row.id, maxCost: maxChatCost(row, bound), tokens: maxChatTokens(row, bound) };
+  const spec = { endpoint: "/v1/messages", model: row.id, ...maxChatBounds(row, bound) };
 
   const attempt = async (r: Routed): Promise<Answered> => {
     const native = r.node.adapter.messages?.(r.node, nativeBody(req, r.upstreamModel, row.maxOutputTokens), beta);

@@ -3,7 +3,7 @@
 // streamed, or in the background.
 import type { Metering } from "../../ledger/meter";
 import { ModelCall } from "../../admission/admit";
-import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
+import { maxChatBounds } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { resolveModel } from "../../routing/catalog/catalog-cache";
 import type { CallContext } from "../../identity/principal";
@@ -67,7 +67,7 @@ export async function createResponse(ctx: CallContext, request: ResponseCreate):
   assertChatCapable(row, { ...chatRequest, stream: req.stream } as ChatCompletionRequest);
   // The usage event's id is the response id: one charge per response. The reservation is held
   // until that charge commits (for background and streamed responses, after the call returns).
-  const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, chatRequest), tokens: maxChatTokens(row, chatRequest), eventId: id };
+  const spec = { endpoint: "/v1/responses", model: row.id, ...maxChatBounds(row, chatRequest), eventId: id };
   const turn = conversationId ? new ConversationTurn(conversationId, inputItems) : null;
   return new ModelCall(spec, (metering) => respond(metering, row, req, chatRequest, inputItems, turn));
 }

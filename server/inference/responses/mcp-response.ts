@@ -8,7 +8,7 @@ import { ModelCall } from "../../admission/admit";
 import type { CallContext } from "../../identity/principal";
 import { errors } from "../../kernel/errors";
 import type { EventStream } from "../../kernel/event-stream";
-import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
+import { maxChatBounds } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { assertChatCapable } from "../chat/create-completion";
 import type { ChatCompletionRequest } from "../chat/schema";
@@ -58,7 +58,7 @@ export async function mcpModelCall(ctx: CallContext, p: Prepared): Promise<Model
   const servers = await listServers(ctx.principal, await resolveServers(ctx.principal, req), context);
   const first = turnRequest(req, context, offeredTools(servers), req.max_tool_calls === 0);
   assertChatCapable(row, { ...first, stream: req.stream } as ChatCompletionRequest);
-  const spec = { endpoint: "/v1/responses", model: row.id, maxCost: maxChatCost(row, first), tokens: maxChatTokens(row, first), eventId: p.id };
+  const spec = { endpoint: "/v1/responses", model: row.id, ...maxChatBounds(row, first), eventId: p.id };
   const input: Omit<McpResponseInput, "metering"> = { ctx, req, row, spec, context, inputItems: p.inputItems, servers, approvals };
   return new ModelCall(spec, (metering) => runResponse({ ...input, metering }));
 }

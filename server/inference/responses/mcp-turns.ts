@@ -10,7 +10,7 @@ import type { CallContext } from "../../identity/principal";
 import { logFor } from "../../infra/telemetry/log";
 import { release, type Metering } from "../../ledger/meter";
 import { money } from "../../kernel/money";
-import { maxChatCost, maxChatTokens } from "../../routing/catalog/pricing";
+import { maxChatBounds } from "../../routing/catalog/pricing";
 import type { ModelRow } from "../../routing/catalog/model-row";
 import { callNode } from "../chat/call-node";
 import type { OpenAIUsage } from "../chat/completion-shape";
@@ -40,12 +40,12 @@ export class TurnMeters {
   }
 
   private async meterFor(turn: number, body: Record<string, unknown>): Promise<Metering> {
-    const maxCost = maxChatCost(this.row, body);
+    const { maxCost, tokens } = maxChatBounds(this.row, body);
     const first = this.first;
     this.first = null;
     if (first && turn === 1 && maxCost.lte(money(this.spec.maxCost))) return first;
     if (first) release(first);
-    return admit(this.ctx, { ...this.spec, maxCost, tokens: maxChatTokens(this.row, body), eventId: turn === 1 ? this.spec.eventId : `${this.spec.eventId}:${turn}` });
+    return admit(this.ctx, { ...this.spec, maxCost, tokens, eventId: turn === 1 ? this.spec.eventId : `${this.spec.eventId}:${turn}` });
   }
 
   /** Runs turn `turn` on the node; it is charged by `chargeAll`. */

@@ -16,12 +16,40 @@ export type TokenUsage = {
 };
 
 const PER_MILLION = new Money(1_000_000);
+const ZERO = new Money(0);
 
-/** The price of a prompt-cache write: the model's cache-write price, or its input price when none is set (never free by omission). */
-function cacheWritePrice(row: ModelRow): MoneyT {
-  const price = money(row.priceCacheWritePer1m);
-  return price.isZero() ? money(row.priceInputPer1m) : price;
+type Prices = {
+  input: MoneyT;
+  cacheRead: MoneyT;
+  /** The model's cache-write price, or its input price when none is set (never free by omission). */
+  cacheWrite: MoneyT;
+  output: MoneyT;
+  reasoning: MoneyT;
+  /** The dearest price of an input token, and of an output token: what a reservation counts. */
+  maxInput: MoneyT;
+  maxOutput: MoneyT;
+};
+
+/** Each catalog row's prices, parsed once (a row is replaced, never changed, when its prices are). */
+const parsed = new WeakMap<ModelRow, Prices>();
+
+function pricesOf(row: ModelRow): Prices {
+  let p = parsed.get(row);
+  if (!p) {
+    const input = money(row.priceInputPer1m);
+    const cacheRead = money(row.priceCacheReadPer1m);
+    const written = money(row.priceCacheWritePer1m);
+    const cacheWrite = written.isZero() ? input : written;
+    const output = money(row.priceOutputPer1m);
+    const reasoning = money(row.priceReasoningPer1m);
+    p = { input, cacheRead, cacheWrite, output, reasoning, maxInput: Money.max(input, cacheRead, cacheWrite), maxOutput: Money.max(output, reasoning) };
+    parsed.set(row, p);
+  }
+  return p;
 }
+
+/** `price` × `tokens`, added to `sum` (a term of no tokens costs no decimal arithmetic). */
+const addTokens = (sum: MoneyT, price: MoneyT, tokens: number) => (tokens ? sum.plus(price.times(tokens)) : sum);
 
 /**
  * Tokens are priced per million. Input tokens read from the prompt cache are billed at the
@@ -30,16 +58,16 @@ function cacheWritePrice(row: ModelRow): MoneyT {
  * price instead of the output price.
  */
 export function tokenCost(row: ModelRow, u: TokenUsage): MoneyT {
+  const p = pricesOf(row);
   const cached = Math.min(u.cachedTokens, u.inputTokens);
   const written = Math.min(u.cacheWriteTokens ?? 0, u.inputTokens - cached);
   const reasoning = Math.min(u.reasoningTokens, u.outputTokens);
-  return money(row.priceInputPer1m)
-    .times(u.inputTokens - cached - written)
-    .plus(money(row.priceCacheReadPer1m).times(cached))
-    .plus(cacheWritePrice(row).times(written))
-    .plus(money(row.priceOutputPer1m).times(u.outputTokens - reasoning))
-    .plus(money(row.priceReasoningPer1m).times(reasoning))
-    .dividedBy(PER_MILLION);
+  let sum = addTokens(ZERO, p.input, u.inputTokens - cached - written);
+  sum = addTokens(sum, p.cacheRead, cached);
+  sum = addTokens(sum, p.cacheWrite, written);
+  sum = addTokens(sum, p.output, u.outputTokens - reasoning);
+  sum = addTokens(sum, p.reasoning, reasoning);
+  return sum.dividedBy(PER_MILLION);
 }
 
 // Upper bounds, from the request alone, of what a call can cost: what the ledger reserves before
@@ -90,9 +118,15 @@ export function maxChatTokens(row: Pick<ModelRow, "contextLength" | "maxOutputTo
 
 /** Chat completions and responses: every input token at the dearer input price, every output token at the dearer output price. */
 export function maxChatCost(row: ModelRow, body: ChatBody): MoneyT {
-  const input = Money.max(Money.max(money(row.priceInputPer1m), money(row.priceCacheReadPer1m)), cacheWritePrice(row));
-  const output = Money.max(money(row.priceOutputPer1m), money(row.priceReasoningPer1m));
-  return input.times(maxPromptTokens(row, body)).plus(output.times(maxCompletionTokens(row, body))).dividedBy(PER_MILLION);
+  return maxChatBounds(row, body).maxCost;
+}
+
+/** What a chat request can cost and use at most (maxChatCost and maxChatTokens, the request's size read once). */
+export function maxChatBounds(row: ModelRow, body: ChatBody): { maxCost: MoneyT; tokens: number } {
+  const p = pricesOf(row);
+  const prompt = maxPromptTokens(row, body);
+  const completion = maxCompletionTokens(row, body);
+  return { maxCost: p.maxInput.times(prompt).plus(p.maxOutput.times(completion)).dividedBy(PER_MILLION), tokens: prompt + completion };
 }
 
 type EmbeddingInput = string | string[] | number[] | number[][];
@@ -109,5 +143,5 @@ export function maxEmbeddingTokens(row: Pick<ModelRow, "contextLength">, input: 
 }
 
 export function maxEmbeddingCost(row: ModelRow, input: EmbeddingInput): MoneyT {
-  return money(row.priceInputPer1m).times(maxEmbeddingTokens(row, input)).dividedBy(PER_MILLION);
+  return pricesOf(row).input.times(maxEmbeddingTokens(row, input)).dividedBy(PER_MILLION);
 }
