@@ -73,33 +73,61 @@ export function release(m: Metering): void {
   m.hold.end();
 }
 
+/** Now as an ISO string, made once per millisecond (calls ending in the same one share it). */
+let isoAt = 0;
+let isoText = "";
+function isoNow(): string {
+  const t = Date.now();
+  if (t !== isoAt) {
+    isoAt = t;
+    isoText = new Date(t).toISOString();
+  }
+  return isoText;
+}
+
 type Units = Omit<UsageRecord, "eventId" | "modelId" | "nodeId" | "endpoint" | "latencyMs" | "planId" | "subject"> & { cost: Money };
 
 /** Charges a finished call: its model, node (null: answered by the response cache), duration (from `started`) and units; resolves once committed. */
 export function recordCall(m: Metering, call: { modelId: string; nodeId: string | null; started: number }, units: Units): Promise<void> {
-  const { cost: live, ...counts } = units;
+  const live = units.cost;
   // A batch line costs the batch's fraction of the live price.
   const cost = m.ctx.batchLine ? money(live).times(m.ctx.batchLine.priceFactor) : live;
   const r = m.reservation;
-  r.onUsage?.((counts.inputTokens ?? 0) + (counts.outputTokens ?? 0));
+  r.onUsage?.((units.inputTokens ?? 0) + (units.outputTokens ?? 0));
   const capped = Money.min(toStored(cost), m.hold.amount);
   const nodeMs = performance.now() - call.started;
+  // Every field of a UsageRecord named, in one order (an object spread and then added to took
+  // 5 % of a cache hit's CPU: each call's record got a shape of its own).
   const usage: UsageRecord = {
-    ...counts,
     eventId: m.eventId,
     modelId: call.modelId,
     nodeId: call.nodeId,
     endpoint: m.endpoint,
+    inputTokens: units.inputTokens,
+    cachedTokens: units.cachedTokens,
+    cacheWriteTokens: units.cacheWriteTokens,
+    outputTokens: units.outputTokens,
+    reasoningTokens: units.reasoningTokens,
+    estimated: units.estimated,
+    tags: m.ctx.outcome?.tags ?? null,
+    characters: units.characters,
+    audioSeconds: units.audioSeconds,
+    images: units.images,
+    videoSeconds: units.videoSeconds,
     latencyMs: Math.round(nodeMs),
     planId: r.planId ?? null,
     subject: r.subject ?? null,
-    tags: m.ctx.outcome?.tags ?? null,
-    at: new Date().toISOString(),
-  };
+    payer: units.payer,
+    paymentScheme: units.paymentScheme,
+    paymentTx: units.paymentTx,
+    cacheHit: units.cacheHit,
+    cacheSaved: units.cacheSaved,
+    at: isoNow(),
+  } satisfies Record<keyof UsageRecord, unknown>;
   const observer = m.ctx.observer;
-  const inputTokens = counts.inputTokens ?? 0;
-  const outputTokens = counts.outputTokens ?? 0;
-  observer?.charged({ modelId: call.modelId, nodeId: call.nodeId, nodeMs, inputTokens, outputTokens, cost: capped.toString(), usageEstimated: counts.estimated });
+  const inputTokens = units.inputTokens ?? 0;
+  const outputTokens = units.outputTokens ?? 0;
+  observer?.charged({ modelId: call.modelId, nodeId: call.nodeId, nodeMs, inputTokens, outputTokens, cost: capped.toString(), usageEstimated: units.estimated });
   const write = (
     m.settle
       ? m.settle(capped, usage)
