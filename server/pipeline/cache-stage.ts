@@ -54,11 +54,22 @@ export async function planCache(op: AnyOperation, input: Record<string, unknown>
   return { target, read: directive.mode === "use", priceFraction: rules.cache.priceFraction };
 }
 
+/** Each kept entry's hit price at the workspace's cache price (the fraction it was made for): hits of one entry reuse it. */
+const hitPrices = new WeakMap<CacheEntry, { fraction: string; price: Money; saved: string }>();
+
+function hitPrice(entry: CacheEntry, fraction: string): { price: Money; saved: string } {
+  const known = hitPrices.get(entry);
+  if (known?.fraction === fraction) return known;
+  const full = money(entry.cost);
+  const price = Money.min(full, full.times(fraction).toDecimalPlaces(18, Money.ROUND_HALF_EVEN));
+  const made = { fraction, price, saved: full.minus(price).toString() };
+  hitPrices.set(entry, made);
+  return made;
+}
+
 /** Charges a hit: the original call's units, at the cache price (a fraction of what it cost); the rest is recorded as saved. */
 function chargeHit(metering: Metering, entry: CacheEntry, priceFraction: string): Promise<void> {
-  const full = money(entry.cost);
-  const price = Money.min(full, full.times(priceFraction).toDecimalPlaces(18, Money.ROUND_HALF_EVEN));
-  const saved = full.minus(price).toString();
+  const { price, saved } = hitPrice(entry, priceFraction);
   const units = { inputTokens: entry.inputTokens, outputTokens: entry.outputTokens, cost: price, cacheHit: true, cacheSaved: saved };
   return recordCall(metering, { modelId: entry.modelId, nodeId: null, started: performance.now() }, units);
 }
