@@ -4,6 +4,8 @@
 // its checkpoints) for the workspace alone, and charges the tokens the node trained, exactly.
 import { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { historyMirror } from "../../server/fine-tuning/mirror-history";
+import type { NodeEvent, NodeFineTuning } from "../../server/fine-tuning/node-client";
 import { db } from "../../server/infra/db/client";
 import { formatMoney, money } from "../../server/kernel/money";
 import { cardToRow } from "../../server/routing/catalog/model-row";
@@ -173,6 +175,45 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
       expect(events).not.toContain("Fine-tuning job cancelled");
     } finally {
       node.endBeforeCancel = false;
+      node.holdAtStep = null;
+    }
+  }, 120_000);
+
+  it("a node's events are copied into a job that runs, never into one that has ended (its end stays its newest event)", async () => {
+    const { openai } = await newWorkspace(CREDITS, "Ended History Co");
+    const file = await openai.files.create({ file: await toFile(Buffer.from(trainingFile(12)), "train.jsonl"), purpose: "fine-tune" });
+    /** A node whose job lists one event of its own (what the job's worker would copy next). */
+    const nodeWith = (event: NodeEvent) =>
+      ({
+        listEvents: async () => ({ data: [event], hasMore: false }),
+        listCheckpoints: async () => ({ data: [], hasMore: false }),
+      }) as unknown as NodeFineTuning;
+    const copyInto = async (jobId: string, message: string) => {
+      const mirror = await historyMirror({ id: jobId, nodeJobId: "ftjob-node" }, nodeWith({ id: `ev-${jobId}`, createdAt: Math.floor(Date.now() / 1000), level: "info", message, type: "message", data: null }), {
+        gatewayModel: "unused",
+        renames: () => [],
+      });
+      await mirror.sync();
+    };
+    const messages = async (jobId: string) => (await openai.fineTuning.jobs.listEvents(jobId, { limit: 100 })).data.map((e) => e.message);
+
+    node.holdAtStep = 2;
+    try {
+      // Running: copied.
+      const running = await openai.fineTuning.jobs.create({ model: MODEL, training_file: file.id, method: { type: "supervised", supervised: { hyperparameters: { n_epochs: 2 } } } });
+      await until(() => openai.fineTuning.jobs.retrieve(running.id), (j) => j.status === "running", 60_000);
+      await copyInto(running.id, "A node event while it runs");
+      expect(await messages(running.id)).toContain("A node event while it runs");
+      await openai.fineTuning.jobs.cancel(running.id);
+
+      // Ended (cancelled): not copied, and the end is the newest event.
+      const ended = await openai.fineTuning.jobs.create({ model: MODEL, training_file: file.id });
+      expect((await openai.fineTuning.jobs.cancel(ended.id)).status).toBe("cancelled");
+      await copyInto(ended.id, "A node event after the end");
+      const after = await messages(ended.id);
+      expect(after).not.toContain("A node event after the end");
+      expect(after[0]).toBe("Fine-tuning job cancelled");
+    } finally {
       node.holdAtStep = null;
     }
   }, 120_000);
