@@ -51,7 +51,8 @@ const bin = (pkg: string, file: string) => path.join(projectRoot, "node_modules"
 const vitest = [bin("vitest", "vitest.mjs"), "run"];
 const playwright = [bin("@playwright/test", "cli.js"), "test"];
 
-// One build for both runs (each would otherwise find it missing and build it at the same time).
+// One build for both suites, made before either starts (side by side, each would otherwise find it
+// missing and build it at the same time).
 await ensureBuilt(distDir, log);
 
 const logs = path.join(projectRoot, "test-results");

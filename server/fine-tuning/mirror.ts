@@ -12,6 +12,7 @@ import { registerTunedModels } from "../routing/catalog/tuned-models";
 import { finishJob, TERMINAL_STATUSES } from "./job-outcome";
 import type { JobRow } from "./job-object";
 import { nodeIsDown, nodeNotFound, type NodeFineTuning, type NodeJob } from "./node-client";
+import { nodeJobEnded } from "./node-shapes";
 import { historyMirror, modelOfCheckpoint } from "./mirror-history";
 import { copyResultFiles } from "./result-files";
 
@@ -136,7 +137,7 @@ export async function cancelOnNode(client: NodeFineTuning, nodeJobId: string, si
   for (;;) {
     try {
       const onNode = await client.getJob(nodeJobId, signal);
-      if (onNode.status === "succeeded" || onNode.status === "failed" || onNode.status === "cancelled") return;
+      if (nodeJobEnded(onNode.status)) return;
       await client.cancel(nodeJobId, signal);
       return;
     } catch (err) {

@@ -10,7 +10,7 @@ import { nodeTarget, type StoredNode } from "../providers/node-target";
 import { FormData, postMultipart } from "../providers/openai-compatible/multipart";
 import { UpstreamFailure } from "../providers/upstream-failure";
 import { upstreamError } from "../routing/nodes/router";
-import { finite, page, toCheckpoint, toEvent, toJob, type NodeCheckpoint, type NodeEvent, type NodeFile, type NodeJob, type NodeJobRequest, type NodePage } from "./node-shapes";
+import { finite, nodeJobEnded, page, toCheckpoint, toEvent, toJob, type NodeCheckpoint, type NodeEvent, type NodeFile, type NodeJob, type NodeJobRequest, type NodePage } from "./node-shapes";
 
 export type { NodeCheckpoint, NodeEvent, NodeFile, NodeJob, NodeJobRequest, NodeJobStatus, NodePage } from "./node-shapes";
 
@@ -136,7 +136,7 @@ export function nodeFineTuning(node: FineTuningNode) {
       } catch (err) {
         if (!refused(err)) throw err;
         const now = await getJob(id, signal);
-        if (now.status === "succeeded" || now.status === "failed" || now.status === "cancelled") return now;
+        if (nodeJobEnded(now.status)) return now;
         throw err;
       }
     },

@@ -41,6 +41,10 @@ export type NodeCheckpoint = { id: string; createdAt: number; model: string; ste
 export type NodePage<T> = { data: T[]; hasMore: boolean };
 
 const STATUSES = new Set<NodeJobStatus>(["validating_files", "queued", "running", "paused", "succeeded", "failed", "cancelled"]);
+const ENDED = new Set<NodeJobStatus>(["succeeded", "failed", "cancelled"]);
+
+/** Whether a node's job has ended (succeeded, failed or cancelled). */
+export const nodeJobEnded = (status: NodeJobStatus) => ENDED.has(status);
 
 export const finite = (v: unknown): number | null => {
   const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
