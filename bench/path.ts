@@ -19,27 +19,14 @@ import { rssMb } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { dbActivity, dbWorkTable, STATS_SETTLE_MS, type DbWork } from "./lib/db-work";
 import { stopChild } from "../scripts/lib/processes";
-import { MOCK_LIMITED_PREFIX, MOCK_MODEL } from "./mock-upstream";
+import { MOCK_LIMITED_PREFIX } from "./mock-upstream";
+import { BODIES } from "./lib/path-rows";
 import { benchRoutes } from "./lib/bench-routes";
-import { UNIQUE } from "./load/fixed-rate";
 import { topFunctions } from "./top-functions";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? Math.min(DEFAULT_SECONDS, 8));
 const ROWS = (process.env.BENCH_PATH_ROWS ?? "plain,stream,hit,miss,capture,routed,failover").split(",").map((r) => r.trim()).filter(Boolean);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-const messages = [{ role: "user", content: "Say something short about latency." }];
-const BODIES: Record<string, { body: string; headers?: Record<string, string>; unique?: boolean }> = {
-  plain: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }) },
-  stream: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16, stream: true, stream_options: { include_usage: true } }) },
-  hit: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }), headers: { "x-gateway-cache": "use" } },
-  miss: { body: JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", content: `Say something. ${UNIQUE}` }], max_tokens: 16 }), headers: { "x-gateway-cache": "use" }, unique: true },
-  // routed: the same call named by a gateway-wide route (one target: the mock model), against plain.
-  routed: { body: JSON.stringify({ model: "bench-route", messages, max_tokens: 16 }) },
-  // failover: a route whose first target always answers 429 (no Retry-After), its second the mock model.
-  failover: { body: JSON.stringify({ model: "bench-failover", messages, max_tokens: 16 }) },
-  // capture: a workspace of its own keeps request and answer bodies (32 KiB each, one redaction pattern).
-  capture: { body: JSON.stringify({ model: MOCK_MODEL, messages, max_tokens: 16 }) },
-};
 
 // pg_stat_statements, for the statements per call (bench/lib/db-work.ts).
 process.env.EMBEDDED_POSTGRES_SETTINGS = "shared_preload_libraries=pg_stat_statements;pg_stat_statements.track=all";

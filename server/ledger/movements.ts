@@ -7,6 +7,7 @@
 // NOTIFY (delivered at commit), so instances that ran out of lease look again.
 import { ROLLUP_CTES, ROLLUP_RETURNING } from "./usage/rollup-sql";
 import { Channel } from "../infra/db/notify";
+import { pgArray, type ArrayElement } from "../infra/db/pg-array";
 import { formatMoney, money, Money } from "../kernel/money";
 
 export type MovementKind = "usage" | "credit" | "adjustment" | "video_reserve" | "video_settle" | "video_release" | "ft_reserve" | "ft_settle" | "ft_release";
@@ -103,7 +104,7 @@ const COLUMNS: [string, string][] = [
   ["cacheWriteTokens", "int"], ["usageEstimated", "bool"], ["tags", "text"], ["cacheHit", "bool"], ["cacheSaved", "numeric"], ["at", "text"],
 ];
 
-function values(m: Movement): unknown[] {
+function values(m: Movement): ArrayElement[] {
   const u = m.usage;
   return [
     m.id, m.kind, m.workspaceId, m.apiKeyId, formatMoney(toStored(m.amount)), m.leaseInstanceId ?? null,
@@ -202,12 +203,12 @@ export async function applyMovements(q: Queryable, movements: Movement[]): Promi
     .filter((m) => !seen.has(m.id) && seen.add(m.id))
     .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0));
   if (!unique.length) return applied;
-  const columns: unknown[][] = COLUMNS.map(() => []);
+  const columns: ArrayElement[][] = COLUMNS.map(() => []);
   for (const m of unique) {
     check(m);
     values(m).forEach((v, i) => columns[i]!.push(v));
   }
-  const rows = await q.$queryRawUnsafe<Row[]>(SQL, ...columns);
+  const rows = await q.$queryRawUnsafe<Row[]>(SQL, ...columns.map(pgArray));
   for (const r of rows) {
     if (r.kind === "movement") applied.inserted.add(r.ref!);
     else if (r.kind === "workspace") applied.balances.set(r.ref!, r.amount!);

@@ -1,6 +1,7 @@
 // HTTP to nodes, whatever their wire format: one keep-alive undici pool per node origin, with
 // connect, first-byte and idle timeouts, and the wire format's auth headers. Failures are
 // classified (an UpstreamFailure) so the router knows what may be retried.
+import type { IncomingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { env } from "../infra/env";
 import { clientSpan, inTrace } from "../infra/telemetry/tracing";
@@ -84,25 +85,38 @@ async function traced(url: URL, method: Method, options: RequestOptions, target:
 
 type RequestOptions = { body?: Dispatcher.DispatchOptions["body"]; headers?: Record<string, string>; signal?: AbortSignal };
 
-async function send(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
-  let res: Dispatcher.ResponseData;
+/** The request as undici takes it, and the signal that aborts it (the caller's, the route attempt's, or both). */
+async function dispatchOptions(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget) {
   // A route's attempt may bring its own first-byte timeout, and a signal for its whole-attempt timeout.
   const signal = target.signal ? (options.signal ? AbortSignal.any([options.signal, target.signal]) : target.signal) : options.signal;
   let headers = { ...options.headers, ...(target.headers ?? wireHeaders(target.wire, target.apiKey)) };
   if (target.sign) headers = { ...headers, ...(await signed(target.sign, method, url, headers, options.body)) };
-  try {
-    res = await poolFor(url.origin).request({
+  return {
+    signal,
+    request: {
       method,
       path: url.pathname + url.search,
       headers,
       body: options.body,
-      signal,
       headersTimeout: target.firstByteTimeoutMs ?? env.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
       bodyTimeout: env.UPSTREAM_IDLE_TIMEOUT_MS,
-    });
+    } satisfies Dispatcher.DispatchOptions,
+  };
+}
+
+/** A failure before the node's status arrived: the route attempt's timeout, or what undici says. */
+function beforeAnswer(err: unknown, options: RequestOptions, target: UpstreamTarget): UpstreamFailure {
+  if (target.signal?.aborted && !options.signal?.aborted) return new UpstreamFailure("timeout", "the route's timeout for this target passed");
+  return classify(err);
+}
+
+async function send(url: URL, method: Method, options: RequestOptions, target: UpstreamTarget): Promise<UpstreamResponse> {
+  const { signal, request } = await dispatchOptions(url, method, options, target);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await poolFor(url.origin).request({ ...request, signal });
   } catch (err) {
-    if (target.signal?.aborted && !options.signal?.aborted) throw new UpstreamFailure("timeout", "the route's timeout for this target passed");
-    throw classify(err);
+    throw beforeAnswer(err, options, target);
   }
   if (res.statusCode >= 400) throw await failureOf(res);
   return { status: res.statusCode, headers: res.headers, body: res.body };
@@ -128,8 +142,10 @@ export function post(target: UpstreamTarget, path: string, body: Dispatcher.Disp
 }
 
 /** POSTs a JSON body (chat, responses, embeddings, speech, image generations). */
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
 export function postJson(target: UpstreamTarget, path: string, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
-  return post(target, path, body, { "content-type": "application/json", accept: "application/json, text/event-stream" }, signal);
+  return post(target, path, body, JSON_HEADERS, signal);
 }
 
 /**
@@ -137,29 +153,104 @@ export function postJson(target: UpstreamTarget, path: string, body: string, sig
  * nothing reached the client yet, so the call may still go to another node.
  */
 export async function postForJson<T = Record<string, unknown>>(target: UpstreamTarget, path: string, body: unknown, what: string, signal?: AbortSignal): Promise<T> {
-  const res = await postJson(target, path, JSON.stringify(body), signal);
+  const json = JSON.stringify(body);
+  const text = inTrace()
+    ? await postJson(target, path, json, signal).then(readText(signal))
+    : await postWhole(target, path, json, signal).catch((err: unknown) => {
+        throw err instanceof CutOff ? (signal?.aborted ? err.cause : unreadable(what)) : err;
+      });
   try {
-    return JSON.parse(await res.body.text()) as T;
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new UpstreamFailure("protocol", `the node's ${what} could not be read`, 502);
+    return JSON.parse(text) as T;
+  } catch {
+    throw unreadable(what);
   }
+
+  function readText(signal: AbortSignal | undefined) {
+    return (res: UpstreamResponse) =>
+      res.body.text().catch((err: unknown) => {
+        throw signal?.aborted ? err : unreadable(what);
+      });
+  }
+}
+
+const unreadable = (what: string) => new UpstreamFailure("protocol", `the node's ${what} could not be read`, 502);
+
+/**
+ * POSTs a JSON body and reads the node's whole answer as text, with undici's dispatch and a
+ * handler that gathers the chunks: no body stream, no promise per chunk (what `request` and
+ * `body.text()` cost every non-streamed call). Failures are those of `send`; a body cut off
+ * after the status is a CutOff (postForJson: the node's answer could not be read).
+ */
+async function postWhole(target: UpstreamTarget, path: string, body: string, callerSignal?: AbortSignal): Promise<string> {
+  const url = new URL(`${target.baseUrl}${path}`);
+  const options: RequestOptions = { body, headers: JSON_HEADERS, signal: callerSignal };
+  const { signal, request } = await dispatchOptions(url, "POST", options, target);
+  const answer = await new Promise<WholeAnswer>((resolve, reject) => dispatchWhole(poolFor(url.origin), request, signal, resolve, reject)).catch((err: unknown) => {
+    if (!(err instanceof CutOff)) throw beforeAnswer(err, options, target);
+    throw err.status >= 400 ? failureFrom(err.status, err.headers, "") : err;
+  });
+  if (answer.status >= 400) throw failureFrom(answer.status, answer.headers, answer.text);
+  return answer.text;
+}
+
+type WholeAnswer = { status: number; headers: IncomingHttpHeaders; text: string };
+
+/** An error after the node's status arrived: its answer was cut off. */
+class CutOff extends Error {
+  constructor(readonly status: number, readonly headers: IncomingHttpHeaders, cause: unknown) {
+    super("the node's answer was cut off", { cause });
+  }
+}
+
+function dispatchWhole(pool: Pool, request: Dispatcher.DispatchOptions, signal: AbortSignal | undefined, resolve: (a: WholeAnswer) => void, reject: (err: unknown) => void): void {
+  if (signal?.aborted) return reject(signal.reason);
+  let controller: Dispatcher.DispatchController | null = null;
+  let status = 0;
+  let headers: IncomingHttpHeaders = {};
+  const chunks: Buffer[] = [];
+  const onAbort = () => controller?.abort(signal!.reason as Error);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const done = () => signal?.removeEventListener("abort", onAbort);
+  pool.dispatch(request, {
+    onRequestStart(c) {
+      controller = c;
+      if (signal?.aborted) c.abort(signal.reason as Error);
+    },
+    onResponseStart(_c, statusCode, responseHeaders) {
+      status = statusCode;
+      headers = responseHeaders;
+    },
+    onResponseData(_c, chunk) {
+      chunks.push(chunk);
+    },
+    onResponseEnd() {
+      done();
+      resolve({ status, headers, text: chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8") });
+    },
+    onResponseError(_c, err) {
+      done();
+      reject(status ? new CutOff(status, headers, err) : err);
+    },
+  });
 }
 
 /** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */
 export async function failureOf(res: Dispatcher.ResponseData): Promise<UpstreamFailure> {
-  const text = await res.body.text().catch(() => "");
+  return failureFrom(res.statusCode, res.headers, await res.body.text().catch(() => ""));
+}
+
+function failureFrom(status: number, headers: IncomingHttpHeaders, text: string): UpstreamFailure {
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
   } catch {
     // not JSON: keep null
   }
-  return new UpstreamFailure("status", `the node answered HTTP ${res.statusCode}`, res.statusCode, parsed, retryAfterOf(res.headers));
+  return new UpstreamFailure("status", `the node answered HTTP ${status}`, status, parsed, retryAfterOf(headers));
 }
 
 /** A node's Retry-After in seconds: its header, or Azure's `retry-after-ms` rounded up. */
-function retryAfterOf(headers: Dispatcher.ResponseData["headers"]): string | undefined {
+function retryAfterOf(headers: IncomingHttpHeaders): string | undefined {
   const seconds = headers["retry-after"];
   if (typeof seconds === "string") return seconds;
   const ms = Number(headers["retry-after-ms"]);

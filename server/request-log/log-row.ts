@@ -1,5 +1,6 @@
 // One /v1 call as the request log keeps it (the RequestLog table), served or not.
 import type { CapturedBody } from "./capture/body-capture";
+import { pgArray, type ArrayElement } from "../infra/db/pg-array";
 import type { GuardrailVerdict, RoutingOutcome } from "../kernel/call-outcome";
 
 export type RequestLogRow = {
@@ -67,10 +68,10 @@ export const INSERT_SQL = `
   FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")}) AS i(${COLUMNS.map(([c]) => `"${c}"`).join(", ")})
   ON CONFLICT DO NOTHING`;
 
-/** A batch as the statement's parameters: one array per column. */
-export function insertParams(rows: RequestLogRow[]): unknown[][] {
+/** A batch as the statement's parameters: one array literal per column. */
+export function insertParams(rows: RequestLogRow[]): string[] {
   return COLUMNS.map(([column]) =>
-    rows.map((r) => {
+    pgArray(rows.map((r): ArrayElement => {
       switch (column) {
         case "status":
         case "durationMs":
@@ -93,8 +94,8 @@ export function insertParams(rows: RequestLogRow[]): unknown[][] {
         case "route":
           return r[column] === null ? null : String(r[column]).slice(0, 300);
         default:
-          return r[column];
+          return r[column] as ArrayElement;
       }
-    }),
+    })),
   );
 }

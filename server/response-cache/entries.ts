@@ -6,6 +6,7 @@
 // answered and are swept from the table.
 import { LRUCache } from "lru-cache";
 import { writePool, writeQueryable } from "../infra/db/write-pool";
+import { pgArray, type ArrayElement } from "../infra/db/pg-array";
 import { storedText } from "../infra/storage/stored-text";
 import { Channel, listen } from "../infra/db/notify";
 import { env } from "../infra/env";
@@ -83,7 +84,7 @@ async function runLookups(): Promise<void> {
   lookups = [];
   try {
     // Unnamed: planned for these keys each time (a generic plan could pick the workspace's index over the key's).
-    const { rows } = await writePool().query<Row>(LOOKUP, [batch.map((l) => l.workspaceId), batch.map((l) => l.scope), batch.map((l) => l.hash)]);
+    const { rows } = await writePool().query<Row>(LOOKUP, [pgArray(batch.map((l) => l.workspaceId)), pgArray(batch.map((l) => l.scope)), pgArray(batch.map((l) => l.hash))]);
     const byPlace = new Map(rows.map((r) => [Number(r.n), r]));
     batch.forEach((l, i) => l.found(byPlace.get(i + 1)));
   } catch (err) {
@@ -143,7 +144,7 @@ async function flush(): Promise<void> {
   if (!batch.length) return;
   const last = new Map(batch.map((p) => [memoryKey(p.entry.workspaceId, p.entry.scope, p.entry.hash), p]));
   const rows = [...last.values()];
-  const col = <T>(f: (p: Pending) => T) => rows.map(f);
+  const col = (f: (p: Pending) => ArrayElement) => pgArray(rows.map(f));
   try {
     await writeQueryable.$queryRawUnsafe(
       UPSERT,

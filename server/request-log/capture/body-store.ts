@@ -6,6 +6,7 @@ import { gzip } from "node:zlib";
 import { z } from "zod";
 import { db } from "../../infra/db/client";
 import { writeQueryable } from "../../infra/db/write-pool";
+import { pgArray } from "../../infra/db/pg-array";
 import { storedText } from "../../infra/storage/stored-text";
 import type { RequestLogRow } from "../log-row";
 
@@ -55,14 +56,14 @@ export async function writeBodies(rows: RequestLogRow[]): Promise<void> {
   const responses = both.map((b) => b[1]);
   await writeQueryable.$queryRawUnsafe(
     INSERT_BODIES,
-    captured.map((r) => r.id),
-    captured.map((r) => r.createdAt),
-    captured.map((r) => r.workspaceId),
-    requests,
-    responses,
-    captured.map((r) => r.body!.requestBytes),
-    captured.map((r) => r.body!.responseBytes),
-    captured.map((r) => r.body!.truncated),
+    pgArray(captured.map((r) => r.id)),
+    pgArray(captured.map((r) => r.createdAt)),
+    pgArray(captured.map((r) => r.workspaceId)),
+    pgArray(requests),
+    pgArray(responses),
+    pgArray(captured.map((r) => r.body!.requestBytes)),
+    pgArray(captured.map((r) => r.body!.responseBytes)),
+    pgArray(captured.map((r) => r.body!.truncated)),
   );
 }
 
