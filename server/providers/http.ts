@@ -6,6 +6,7 @@ import { Pool, type Dispatcher } from "undici";
 import { env } from "../infra/env";
 import { clientSpan, inTrace } from "../infra/telemetry/tracing";
 import type { CloudSettings, Signer } from "./cloud";
+import { CutOff, wholeAnswer } from "../infra/net/whole-answer";
 import { UpstreamFailure } from "./upstream-failure";
 import { wireHeaders, type Wire } from "./wire";
 
@@ -176,62 +177,21 @@ export async function postForJson<T = Record<string, unknown>>(target: UpstreamT
 const unreadable = (what: string) => new UpstreamFailure("protocol", `the node's ${what} could not be read`, 502);
 
 /**
- * POSTs a JSON body and reads the node's whole answer as text, with undici's dispatch and a
- * handler that gathers the chunks: no body stream, no promise per chunk (what `request` and
- * `body.text()` cost every non-streamed call). Failures are those of `send`; a body cut off
- * after the status is a CutOff (postForJson: the node's answer could not be read).
+ * POSTs a JSON body and reads the node's whole answer as text (infra/net/whole-answer.ts: no
+ * body stream). Failures are those of `send`; a body cut off after the status is a CutOff
+ * (postForJson: the node's answer could not be read).
  */
 async function postWhole(target: UpstreamTarget, path: string, body: string, callerSignal?: AbortSignal): Promise<string> {
   const url = new URL(`${target.baseUrl}${path}`);
   const options: RequestOptions = { body, headers: JSON_HEADERS, signal: callerSignal };
   const { signal, request } = await dispatchOptions(url, "POST", options, target);
-  const answer = await new Promise<WholeAnswer>((resolve, reject) => dispatchWhole(poolFor(url.origin), request, signal, resolve, reject)).catch((err: unknown) => {
+  const answer = await wholeAnswer(poolFor(url.origin), request, signal).catch((err: unknown) => {
     if (!(err instanceof CutOff)) throw beforeAnswer(err, options, target);
     throw err.status >= 400 ? failureFrom(err.status, err.headers, "") : err;
   });
-  if (answer.status >= 400) throw failureFrom(answer.status, answer.headers, answer.text);
-  return answer.text;
-}
-
-type WholeAnswer = { status: number; headers: IncomingHttpHeaders; text: string };
-
-/** An error after the node's status arrived: its answer was cut off. */
-class CutOff extends Error {
-  constructor(readonly status: number, readonly headers: IncomingHttpHeaders, cause: unknown) {
-    super("the node's answer was cut off", { cause });
-  }
-}
-
-function dispatchWhole(pool: Pool, request: Dispatcher.DispatchOptions, signal: AbortSignal | undefined, resolve: (a: WholeAnswer) => void, reject: (err: unknown) => void): void {
-  if (signal?.aborted) return reject(signal.reason);
-  let controller: Dispatcher.DispatchController | null = null;
-  let status = 0;
-  let headers: IncomingHttpHeaders = {};
-  const chunks: Buffer[] = [];
-  const onAbort = () => controller?.abort(signal!.reason as Error);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const done = () => signal?.removeEventListener("abort", onAbort);
-  pool.dispatch(request, {
-    onRequestStart(c) {
-      controller = c;
-      if (signal?.aborted) c.abort(signal.reason as Error);
-    },
-    onResponseStart(_c, statusCode, responseHeaders) {
-      status = statusCode;
-      headers = responseHeaders;
-    },
-    onResponseData(_c, chunk) {
-      chunks.push(chunk);
-    },
-    onResponseEnd() {
-      done();
-      resolve({ status, headers, text: chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8") });
-    },
-    onResponseError(_c, err) {
-      done();
-      reject(status ? new CutOff(status, headers, err) : err);
-    },
-  });
+  const text = answer.body.toString("utf8");
+  if (answer.status >= 400) throw failureFrom(answer.status, answer.headers, text);
+  return text;
 }
 
 /** Reads a node's error answer into an UpstreamFailure (its JSON error body when it sent one). */

@@ -269,6 +269,35 @@ describe("guarded fetch", () => {
     }
   });
 
+  it("a whole-answer request (`request`, the MCP tool call's) makes the same checks and reads the same answers", async () => {
+    const g = guard(policy("127.0.0.1", { maxBytes: 1024, timeoutMs: 300 }));
+    const ok = await g.request(`http://127.0.0.1:${port}/jwks`, { headers: { accept: "application/json" } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body.toString())).toEqual({ keys: [] });
+    await expect(g.request(`http://127.0.0.2:${port}/jwks`)).rejects.toMatchObject({ status: 502, code: "outbound_refused" });
+    for (const path of ["/to-metadata", "/to-other-loopback"]) {
+      await expect(g.request(`http://127.0.0.1:${port}${path}`)).rejects.toMatchObject({ status: 502, code: "outbound_refused", reason: expect.stringContaining("redirect") });
+    }
+    for (const path of ["/big", "/big-chunked"]) {
+      await expect(g.request(`http://127.0.0.1:${port}${path}`), path).rejects.toMatchObject({ status: 502, code: "outbound_too_large" });
+    }
+    for (const path of ["/hang", "/stall"]) {
+      const since = performance.now();
+      await expect(g.request(`http://127.0.0.1:${port}${path}`), path).rejects.toMatchObject({ status: 504, code: "outbound_timeout" });
+      expect(performance.now() - since).toBeLessThan(2000);
+    }
+    // The caller's own abort is the caller's (not a timeout), whether it comes before the answer or while it is read.
+    const early = new AbortController();
+    early.abort(new Error("the caller left"));
+    await expect(g.request(`http://127.0.0.1:${port}/jwks`, { signal: early.signal })).rejects.toThrow("the caller left");
+    const late = new AbortController();
+    setTimeout(() => late.abort(new Error("the caller left later")), 100);
+    await expect(guard(policy("127.0.0.1", { timeoutMs: 5000 })).request(`http://127.0.0.1:${port}/stall`, { signal: late.signal })).rejects.toThrow("the caller left later");
+    const roomy = guard(policy("127.0.0.1", { maxBytes: 4096 }));
+    expect((await roomy.request(`http://127.0.0.1:${port}/big-chunked`)).body.length).toBe(2048);
+    expect(seenByForbidden).toEqual([]);
+  });
+
   it("refuses what is not a valid http(s) URL", async () => {
     const g = guard(policy("127.0.0.1"));
     await expect(g.fetch("not a url")).rejects.toMatchObject({ code: "outbound_refused", reason: "it is not a valid URL" });

@@ -12,6 +12,7 @@ import { GatewayError } from "../../kernel/errors";
 import { logFor } from "../telemetry/log";
 import { addressRefusal, describeKind, normalHost } from "./address-policy";
 import { envPolicy, urlRefusal, type OutboundPolicy } from "./outbound-policy";
+import { CutOff, wholeAnswer, type WholeAnswer } from "./whole-answer";
 
 /** Resolves a host name to all its addresses (node's dns.lookup with all: true, unless a test injects its own). */
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -179,36 +180,26 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
 
   /**
    * The same checks as `guardedFetch` for a request whose whole answer is wanted at once, without
-   * fetch's web streams and objects on the way (undici's request API on the same agent): for calls
-   * made on every request of a client, such as an MCP tool call.
+   * fetch's web streams and objects on the way (undici's dispatch on the same agent, whole-answer.ts):
+   * for calls made on every request of a client, such as an MCP tool call.
    */
   async function guardedRequest(input: string | URL, init: OutboundInit = {}): Promise<OutboundAnswer> {
     const { url, timer, timeout, signal } = start(input, init);
+    const tooLarge = () => new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
     try {
-      const res = await agent.request({
+      const request = {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: (init.method ?? "GET") as Dispatcher.HttpMethod,
         headers: Object.fromEntries(new Headers(init.headers)),
         body: init.body,
-        signal,
+      };
+      const answer = await wholeAnswer(agent, request, signal, policy.maxBytes).catch((err: unknown) => {
+        if (err instanceof CutOff && err.tooLarge) throw tooLarge();
+        throw err instanceof CutOff ? err.cause : err;
       });
-      if (REDIRECTS.has(res.statusCode) || Number(res.headers["content-length"] ?? 0) > policy.maxBytes) {
-        res.body.destroy();
-        if (REDIRECTS.has(res.statusCode)) throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${res.statusCode}), which is not followed`, url.origin);
-        throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
-      }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        total += chunk.byteLength;
-        if (total > policy.maxBytes) {
-          res.body.destroy();
-          throw new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
-        }
-        chunks.push(chunk);
-      }
-      return { status: res.statusCode, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
+      if (REDIRECTS.has(answer.status)) throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${answer.status}), which is not followed`, url.origin);
+      return answer;
     } catch (err) {
       throw failure(url, err, timeout, init.signal, init.timeoutMs ?? policy.timeoutMs);
     } finally {
@@ -220,7 +211,7 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
 }
 
 /** A whole answer of `guardedRequest`. */
-export type OutboundAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+export type OutboundAnswer = WholeAnswer;
 
 let shared: OutboundGuard | undefined;
 
