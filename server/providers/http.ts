@@ -142,9 +142,9 @@ export function post(target: UpstreamTarget, path: string, body: Dispatcher.Disp
   return request(target, "POST", path, { body, headers, signal });
 }
 
-/** POSTs a JSON body (chat, responses, embeddings, speech, image generations). */
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
+/** POSTs a JSON body (chat, responses, embeddings, speech, image generations). */
 export function postJson(target: UpstreamTarget, path: string, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
   return post(target, path, body, JSON_HEADERS, signal);
 }

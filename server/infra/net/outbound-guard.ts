@@ -185,7 +185,6 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
    */
   async function guardedRequest(input: string | URL, init: OutboundInit = {}): Promise<OutboundAnswer> {
     const { url, timer, timeout, signal } = start(input, init);
-    const tooLarge = () => new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin);
     try {
       const request = {
         origin: url.origin,
@@ -194,12 +193,11 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
         headers: Object.fromEntries(new Headers(init.headers)),
         body: init.body,
       };
-      const answer = await wholeAnswer(agent, request, signal, policy.maxBytes).catch((err: unknown) => {
-        if (err instanceof CutOff && err.tooLarge) throw tooLarge();
-        throw err instanceof CutOff ? err.cause : err;
+      return await wholeAnswer(agent, request, signal, { maxBytes: policy.maxBytes, refuse: (status) => REDIRECTS.has(status) }).catch((err: unknown) => {
+        if (!(err instanceof CutOff)) throw err;
+        if (err.why === "refused") throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${err.status}), which is not followed`, url.origin);
+        throw err.why === "too large" ? new OutboundError(502, "outbound_too_large", `the answer is larger than ${policy.maxBytes} bytes`, url.origin) : err.cause;
       });
-      if (REDIRECTS.has(answer.status)) throw new OutboundError(502, "outbound_refused", `it answered with a redirect (${answer.status}), which is not followed`, url.origin);
-      return answer;
     } catch (err) {
       throw failure(url, err, timeout, init.signal, init.timeoutMs ?? policy.timeoutMs);
     } finally {

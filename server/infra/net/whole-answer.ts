@@ -8,27 +8,38 @@ import type { Dispatcher } from "undici";
 
 export type WholeAnswer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
-/** The answer was cut off after its status arrived (or grew past the limit: `tooLarge`). */
+/**
+ * The answer ended early after its status arrived: `cut` (the connection failed, a time limit),
+ * `too large` (past the limit, declared or as it came), `refused` (a status the caller stops at).
+ */
 export class CutOff extends Error {
   constructor(
     readonly status: number,
     readonly headers: IncomingHttpHeaders,
     cause: unknown,
-    readonly tooLarge = false,
+    readonly why: "cut" | "too large" | "refused" = "cut",
   ) {
-    super(tooLarge ? "the answer grew past its limit" : "the answer was cut off", { cause });
+    super(`the answer ended early (${why})`, { cause });
   }
 }
 
-/** Sends the request; resolves with the whole answer. `maxBytes`: a larger answer is aborted (a CutOff with `tooLarge`). */
-export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, signal?: AbortSignal, maxBytes = Infinity): Promise<WholeAnswer> {
+export type WholeLimits = {
+  /** A larger answer is aborted (a CutOff, `too large`). */
+  maxBytes?: number;
+  /** Statuses not worth reading (a redirect the caller will not follow): aborted at once (a CutOff, `refused`). */
+  refuse?: (status: number) => boolean;
+};
+
+/** Sends the request; resolves with the whole answer. */
+export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, signal?: AbortSignal, limits: WholeLimits = {}): Promise<WholeAnswer> {
+  const maxBytes = limits.maxBytes ?? Infinity;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     let controller: Dispatcher.DispatchController | null = null;
     let status = 0;
     let headers: IncomingHttpHeaders = {};
     let total = 0;
-    let tooLarge = false;
+    let why: CutOff["why"] = "cut";
     const chunks: Buffer[] = [];
     const onAbort = () => controller?.abort(signal!.reason as Error);
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -41,15 +52,18 @@ export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.Dispatch
       onResponseStart(c, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
-        if (Number(responseHeaders["content-length"] ?? 0) > maxBytes) {
-          tooLarge = true;
+        if (limits.refuse?.(statusCode)) {
+          why = "refused";
+          c.abort(new Error("refused"));
+        } else if (Number(responseHeaders["content-length"] ?? 0) > maxBytes) {
+          why = "too large";
           c.abort(new Error("too large"));
         }
       },
       onResponseData(c, chunk) {
         total += chunk.byteLength;
         if (total > maxBytes) {
-          tooLarge = true;
+          why = "too large";
           return c.abort(new Error("too large"));
         }
         chunks.push(chunk);
@@ -60,7 +74,7 @@ export function wholeAnswer(dispatcher: Dispatcher, request: Dispatcher.Dispatch
       },
       onResponseError(_c, err) {
         settled();
-        reject(status ? new CutOff(status, headers, err, tooLarge) : err);
+        reject(status ? new CutOff(status, headers, err, why) : err);
       },
     });
   });
