@@ -13,6 +13,9 @@ import type { JobError } from "./schema";
 export type EndedStatus = "succeeded" | "cancelled" | "failed";
 export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
 
+/** Whether a job in this status has ended (its money settled, its end's event written). */
+export const jobEnded = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
+
 export type JobEnd = {
   status: EndedStatus;
   /** Tokens trained, all epochs (so far, for a cancelled job); absent: what the job last recorded. */

@@ -7,7 +7,7 @@ import type { CallContext } from "../identity/principal";
 import { db } from "../infra/db/client";
 import { errors, GatewayError } from "../kernel/errors";
 import { nodeFineTuning, nodeIsDown, type NodeFineTuning as NodeClient, type NodeJob } from "./node-client";
-import { finishJob, TERMINAL_STATUSES } from "./job-outcome";
+import { finishJob, jobEnded, TERMINAL_STATUSES } from "./job-outcome";
 import { toJobObject, type JobRow } from "./job-object";
 import type { FineTuningJobObject, FineTuningList, Page } from "./schema";
 
@@ -49,8 +49,6 @@ export async function listJobs(ctx: CallContext, q: FineTuningList): Promise<Pag
   return { object: "list", data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: rows.length > q.limit };
 }
 
-const ended = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
-
 /** The node that runs the job, as the node client needs it. */
 async function nodeOf(row: JobRow) {
   const node = row.nodeId ? await db.node.findUnique({ where: { id: row.nodeId } }) : null;
@@ -68,7 +66,7 @@ export async function cancelJob(ctx: CallContext, id: string): Promise<FineTunin
   const row = await findJob(ctx.principal.workspaceId, id);
   const notCancellable = () =>
     new GatewayError({ status: 409, code: "job_not_cancellable", param: "fine_tuning_job_id", message: `Fine-tuning job '${id}' is ${row.status}; only a job that has not ended can be cancelled.` });
-  if (ended(row.status)) throw notCancellable();
+  if (jobEnded(row.status)) throw notCancellable();
   // Marked first: a worker that puts the job on a node from now on cancels it there.
   const marked = await db.fineTuningJob.updateManyAndReturn({ where: { id: row.id, status: { notIn: [...TERMINAL_STATUSES] } }, data: { cancelRequested: true } });
   const current = marked[0];

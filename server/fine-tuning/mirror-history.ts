@@ -8,7 +8,7 @@ import { db } from "../infra/db/client";
 import { newId } from "../kernel/ids";
 import { checkpointModelName } from "../routing/catalog/tuned-models";
 import type { NodeCheckpoint, NodeEvent, NodeFineTuning, NodePage } from "./node-client";
-import { TERMINAL_STATUSES } from "./job-outcome";
+import { jobEnded } from "./job-outcome";
 
 /** Pages read in one pass at most (100 items each): a job's whole history is read over a few passes. */
 const MAX_PAGES = 20;
@@ -79,7 +79,7 @@ export async function historyMirror(
         // Only into a job that has not ended: its end's event (job-outcome.ts, written in the
         // transaction that ends it) stays its newest. The row's lock orders the two.
         const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT "status"::text AS status FROM "FineTuningJob" WHERE "id" = ${job.id} FOR SHARE`;
-        if (!row || (TERMINAL_STATUSES as readonly string[]).includes(row.status)) return;
+        if (!row || jobEnded(row.status)) return;
         await tx.fineTuningEvent.createMany({
           data: kept.map((e) => ({
             id: newId("ftevent"),

@@ -155,8 +155,11 @@ export function postJson(target: UpstreamTarget, path: string, body: string, sig
  */
 export async function postForJson<T = Record<string, unknown>>(target: UpstreamTarget, path: string, body: unknown, what: string, signal?: AbortSignal): Promise<T> {
   const json = JSON.stringify(body);
+  // Traced, the node call is a span ended with the body's last byte (request() above): read as a stream.
   const text = inTrace()
-    ? await postJson(target, path, json, signal).then(readText(signal))
+    ? await (await postJson(target, path, json, signal)).body.text().catch((err: unknown) => {
+        throw signal?.aborted ? err : unreadable(what);
+      })
     : await postWhole(target, path, json, signal).catch((err: unknown) => {
         throw err instanceof CutOff ? (signal?.aborted ? err.cause : unreadable(what)) : err;
       });
@@ -164,13 +167,6 @@ export async function postForJson<T = Record<string, unknown>>(target: UpstreamT
     return JSON.parse(text) as T;
   } catch {
     throw unreadable(what);
-  }
-
-  function readText(signal: AbortSignal | undefined) {
-    return (res: UpstreamResponse) =>
-      res.body.text().catch((err: unknown) => {
-        throw signal?.aborted ? err : unreadable(what);
-      });
   }
 }
 
