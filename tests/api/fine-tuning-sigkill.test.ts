@@ -152,21 +152,26 @@ describe("fine-tuning through SIGKILL", () => {
   it("a worker killed with -9 mid-training: another worker follows the same node job to its end, billed once", async () => {
     const victim = await startWorker();
     const { workspace, openai } = await newWorkspace("10", "Sigkill Worker");
-    // The test gateway's inline worker may take a job first: jobs are created until the victim holds one.
-    let held: Awaited<ReturnType<typeof db.fineTuningJob.findUniqueOrThrow>> | null = null;
+    // The test gateway's inline workers may take jobs first, and each holds its job while it
+    // trains: jobs are created, each waited for until a worker claims it, until the victim holds one.
+    const inlineWorkers = Number(process.env.FINE_TUNE_WORKERS ?? 3);
+    let claimedByVictim: string | null = null;
     const created: Job[] = [];
-    for (let i = 0; i < 3 && !held; i++) {
+    for (let i = 0; i <= inlineWorkers + 1 && !claimedByVictim; i++) {
       const job = await createJob(openai, `kill-worker-${i}`);
       created.push(job);
-      const seen = await until(
-        () => db.fineTuningJob.findUniqueOrThrow({ where: { id: job.id } }),
-        (r) => r.nodeJobId !== null && r.status === "running" && (r.trainedTokens ?? 0) > 0,
-        60_000,
-      );
-      if (seen.value.workerId === victim.id) held = seen.value;
+      const claimed = await until(() => db.fineTuningJob.findUniqueOrThrow({ where: { id: job.id } }), (r) => r.workerId !== null, 60_000);
+      if (claimed.value.workerId === victim.id) claimedByVictim = job.id;
     }
-    expect(held, victim.output.join("")).not.toBeNull();
-    const jobId = held!.id;
+    expect(claimedByVictim, victim.output.join("")).not.toBeNull();
+    const jobId = claimedByVictim!;
+    // Killed mid-training: once the node trains the job and the victim has mirrored some of it.
+    const { value: held } = await until(
+      () => db.fineTuningJob.findUniqueOrThrow({ where: { id: jobId } }),
+      (r) => r.nodeJobId !== null && r.status === "running" && (r.trainedTokens ?? 0) > 0,
+      120_000,
+    );
+    expect(held.workerId).toBe(victim.id);
     victim.proc.kill("SIGKILL");
     await exited(victim.proc);
     const rescuer = await startWorker();
@@ -176,7 +181,7 @@ describe("fine-tuning through SIGKILL", () => {
     expect(row.workerId).not.toBe(victim.id);
     expect([rescuer.id, row.workerId]).toContain(row.workerId);
     expect(row.attempts).toBe(2);
-    expect(row.nodeJobId).toBe(held!.nodeJobId);
+    expect(row.nodeJobId).toBe(held.nodeJobId);
     const [queued] = await db.$queryRaw<{ state: string; retry_count: number }[]>`
       SELECT state::text, retry_count FROM pgboss.job WHERE name = 'fine-tune' AND data->>'jobId' = ${jobId}`;
     expect(queued).toEqual({ state: "completed", retry_count: 1 });

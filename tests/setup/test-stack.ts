@@ -48,9 +48,10 @@ export async function bootTestStack(role: string, serverDatabaseUrl = process.en
   process.env.VIDEO_POLL_INTERVAL_MS = "200";
   process.env.JOB_MONITOR_INTERVAL_SECONDS = "1";
   process.env.JOB_POLL_INTERVAL_SECONDS = "1";
-  // One fine-tuning worker in the test gateway, so that the workers a test starts beside it
-  // (tests/api/fine-tuning-sigkill.test.ts) get jobs too.
-  process.env.FINE_TUNE_WORKERS ??= "1";
+  // Three fine-tuning workers in the test gateway: two test files' jobs run side by side instead
+  // of one file's waiting behind the other's (tests/api/fine-tuning-sigkill.test.ts creates jobs
+  // until one is held by the worker it started, whatever these hold).
+  process.env.FINE_TUNE_WORKERS ??= "3";
   // Tests serve trusted issuers' JWKS (and other tenant-chosen URLs) from local servers on
   // 127.0.0.1, which the outbound guard refuses unless the operator allows it. 127.0.0.2,
   // 10.0.0.0/8, 169.254.169.254 and localhost stay refused, for the tests of the guard itself.
