@@ -94,8 +94,8 @@ export function startBackground(): void {
   timers.push(setInterval(() => void deleteExpiredFiles().catch((err) => log.error({ err }, "file sweep failed")), 60_000).unref());
   // Batches: under the gateway server they run in a process of their own at a lower CPU priority
   // (startBatchProcess, started by the first process), so that live calls never wait behind them;
-  // a host without it (plain `next start`) runs them here.
-  if (process.env.GATEWAY_BACKGROUND_OWNER !== "gateway-server") {
+  // with BATCH_PROCESS=false, or on a host without it (plain `next start`), they run here.
+  if (process.env.GATEWAY_BACKGROUND_OWNER !== "gateway-server" || env.BATCH_PROCESS === "false") {
     startBatchWorkers(env.BATCH_WORKERS, batchLines).catch((err) => log.error({ err }, "batch workers failed to start"));
   }
   // Webhook deliveries (server/alerts/deliver.ts): sent and retried by the instance's process 0.

@@ -12,6 +12,7 @@ import { setWorkspaceLimits } from "../../server/identity/plans/manage-plans";
 import { db } from "../../server/infra/db/client";
 import { projectRoot } from "../../server/infra/paths";
 import { readdirSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { batchWorkWaiting } from "../../server/batches/demand";
 import { expectApiError, newWorkspace, until } from "../helpers";
 import { startGatewayInstance } from "../instances";
@@ -375,6 +376,46 @@ describe("an instance's batch process", () => {
       expect(said.value).toMatch(/idle: no batch to run/);
       await new Promise((r) => setTimeout(r, 2500));
       expect(batchProcesses(root), "an idle batch process is not replaced").toEqual([]);
+    } finally {
+      await instance.kill();
+    }
+  }, 120_000);
+});
+
+describe("batches in an instance's first process (BATCH_PROCESS=false)", () => {
+  it("runs them there: no batch process is started, and every line is answered and billed once", async () => {
+    const instance = await startGatewayInstance({ env: { BATCH_WORKERS: "2", BATCH_PROCESS: "false", JOB_POLL_INTERVAL_SECONDS: "1" } });
+    try {
+      const root = instance.child.proc.pid!;
+      const ours = `${hostname()}:${root}`;
+      const { workspace, secret } = await newWorkspace("5");
+      const openai = new OpenAI({ apiKey: secret, baseURL: `${instance.url}/v1` });
+      // Lines that wait 2 s at the node ([sim:slow]), so that a batch holds the worker that took
+      // it: the test gateway's batch process (one batch at a time) cannot take all four.
+      const created = [];
+      for (let b = 0; b < 4; b++) {
+        const file = await upload(openai, [0, 1, 2, 3].map((i) => chatLine(`b${b}-${i}`, `[sim:slow] line ${b}.${i}`)));
+        created.push(await openai.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" }));
+      }
+      let spawned = false;
+      const watching = setInterval(() => (spawned ||= batchProcesses(root).length > 0), 200);
+      try {
+        for (const batch of created) {
+          const done = await waitForBatch(openai, batch.id);
+          expect(done.status, JSON.stringify(done)).toBe("completed");
+          expect(done.request_counts).toEqual({ total: 4, completed: 4, failed: 0 });
+        }
+      } finally {
+        clearInterval(watching);
+      }
+      expect(spawned, "no batch process under the instance").toBe(false);
+      const rows = await db.batch.findMany({ where: { id: { in: created.map((b) => b.id) } }, select: { workerId: true } });
+      expect(rows.filter((r) => r.workerId === ours).length, instance.output()).toBeGreaterThan(0);
+      // Billed once per line.
+      for (const batch of created) {
+        const { value: events } = await until(() => eventsOf(workspace.id, batch.id), (e) => e.length >= 4, 10_000);
+        expect(events.map((e) => e.id).sort()).toEqual([0, 1, 2, 3].map((i) => `${batch.id}:${i}`));
+      }
     } finally {
       await instance.kill();
     }

@@ -103,7 +103,10 @@ async function serve(): Promise<void> {
   ]);
   const { startBackground, stopBackground, startSpoolReplay } = background;
   // The other processes (the first starts them, and gathers their metrics).
-  const group = first ? new ProcessGroup(say, telemetry.onPeerMessage) : undefined;
+  // Batches run in this process (BATCH_PROCESS=false) give way to live calls as the batch process's do.
+  const inlineBatches = env.BATCH_WORKERS > 0 && env.BATCH_PROCESS === "false";
+  const onLive = inlineBatches ? (await import("../../batches/live-pace")).noteLiveTraffic : undefined;
+  const group = first ? new ProcessGroup(say, telemetry.onPeerMessage, onLive) : undefined;
   await telemetry.start(group);
   // Usage that a process killed before committing it left in its spool is committed before this one serves.
   await startSpoolReplay();
@@ -216,7 +219,7 @@ async function serve(): Promise<void> {
     group.start(processes);
     // Batches run in a process of their own, after the serving ones, at a lower CPU priority
     // (serveBatches), started while there are batches to run (server/batches/demand.ts).
-    if (env.BATCH_WORKERS > 0) void runBatchesOnDemand(group, processes, telemetry.log);
+    if (env.BATCH_WORKERS > 0 && env.BATCH_PROCESS === "true") void runBatchesOnDemand(group, processes, telemetry.log);
     const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
     group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseWithWarning });
   } else {

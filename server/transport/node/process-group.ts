@@ -49,6 +49,8 @@ export class ProcessGroup {
     private readonly say: Say,
     /** Messages from the other processes other than READY (metrics). */
     private readonly onMessage: (proc: ChildProcess, message: Message) => void,
+    /** Calls were answered lately: for batches run in this process (BATCH_PROCESS=false). */
+    private readonly onLive?: () => void,
   ) {}
 
   /** Starts the other `count - 1` processes (indexes 1 to count - 1). */
@@ -73,6 +75,7 @@ export class ProcessGroup {
 
   /** Calls were answered lately (in this process or another): the processes that serve no connection are told. */
   live(): void {
+    this.onLive?.();
     for (const p of this.peers) if (p.role && p.proc.connected) p.proc.send({ type: LIVE }, undefined, {}, () => undefined);
   }
 
