@@ -1,6 +1,7 @@
 // Batches give way to live calls (server/batches/live-pace.ts): lines start at once while no live
 // call was answered lately, at most BATCH_LIVE_LINES_PER_SECOND a second (default 50: one every
 // 20 ms) while they are, and at full speed again a second after the last one.
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { awaitLineStart, noteLiveTraffic } from "../../server/batches/live-pace";
 
@@ -27,6 +28,13 @@ describe("batch lines beside live calls", () => {
   it("run at full speed again a second after the last live call", async () => {
     noteLiveTraffic(Date.now() - 1001);
     expect(await starts(100)).toBeLessThan(50);
+  });
+
+  it("paced waits on one signal (a batch's lines share it) leave no listener on it", async () => {
+    noteLiveTraffic();
+    const controller = new AbortController();
+    for (let i = 0; i < 20; i++) await awaitLineStart(controller.signal);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("an aborted wait ends at once", async () => {
