@@ -1,10 +1,11 @@
 // Finished lines are written in groups (every FLUSH_LINES lines or FLUSH_MS), each group with the
-// batch's counts in one transaction. A line is inserted once (its index is its key): the counts
+// batch's counts in one statement. A line is inserted once (its index is its key): the counts
 // grow only by the lines this write inserted, so a line written again by a resumed attempt is
-// neither counted nor costed twice.
-import type { Prisma } from "../generated/prisma/client";
-import { db } from "../infra/db/client";
-import { money, Money } from "../kernel/money";
+// neither counted nor costed twice. The statement goes through the write pool, as the usage it
+// records does (server/infra/db/write-pool.ts): one round trip, each column one array literal,
+// rather than an interactive transaction whose insert of N lines Prisma compiled for each new N.
+import { pgArray } from "../infra/db/pg-array";
+import { writeQueryable } from "../infra/db/write-pool";
 
 export type FinishedLine = {
   index: number;
@@ -52,25 +53,33 @@ export class LineWriter {
   }
 }
 
+const WRITE_LINES = `
+  WITH input AS (
+    SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::text[], $6::jsonb[], $7::jsonb[], $8::numeric[])
+      AS t("index", "customId", "statusCode", "requestId", "body", "error", "cost")
+  ), inserted AS (
+    INSERT INTO "BatchLine" ("batchId", "index", "customId", "statusCode", "requestId", "body", "error", "cost")
+    SELECT $1, "index", "customId", "statusCode", "requestId", "body", "error", "cost" FROM input
+    ON CONFLICT DO NOTHING
+    RETURNING "statusCode", "cost"
+  ), counts AS (
+    SELECT count(*) FILTER (WHERE "statusCode" < 400) AS ok, count(*) FILTER (WHERE "statusCode" >= 400) AS failed, COALESCE(sum("cost"), 0) AS cost, count(*) AS n FROM inserted
+  )
+  UPDATE "Batch" b SET "completed" = b."completed" + c.ok, "failed" = b."failed" + c.failed, "cost" = b."cost" + c.cost
+  FROM counts c WHERE b."id" = $1 AND c.n > 0`;
+
+const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
 async function writeLines(batchId: string, lines: FinishedLine[]): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const inserted = await tx.batchLine.createManyAndReturn({
-      data: lines.map((l) => ({
-        batchId,
-        index: l.index,
-        customId: l.customId,
-        statusCode: l.statusCode,
-        requestId: l.requestId,
-        body: (l.body ?? undefined) as Prisma.InputJsonValue | undefined,
-        error: (l.error ?? undefined) as Prisma.InputJsonValue | undefined,
-        cost: l.cost,
-      })),
-      skipDuplicates: true,
-      select: { statusCode: true, cost: true },
-    });
-    if (!inserted.length) return;
-    const ok = inserted.filter((l) => l.statusCode < 400).length;
-    const cost = inserted.reduce((sum, l) => sum.plus(money(l.cost.toString())), new Money(0));
-    await tx.batch.update({ where: { id: batchId }, data: { completed: { increment: ok }, failed: { increment: inserted.length - ok }, cost: { increment: cost.toFixed() } } });
-  });
+  await writeQueryable.$queryRawUnsafe(
+    WRITE_LINES,
+    batchId,
+    pgArray(lines.map((l) => l.index)),
+    pgArray(lines.map((l) => l.customId)),
+    pgArray(lines.map((l) => l.statusCode)),
+    pgArray(lines.map((l) => l.requestId)),
+    pgArray(lines.map((l) => json(l.body))),
+    pgArray(lines.map((l) => json(l.error))),
+    pgArray(lines.map((l) => l.cost)),
+  );
 }
