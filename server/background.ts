@@ -92,9 +92,9 @@ export function startBackground(): void {
   startFineTuneSweeps();
   // Files past their `expires_after`: answered 404 at once, their bytes and rows deleted every minute.
   timers.push(setInterval(() => void deleteExpiredFiles().catch((err) => log.error({ err }, "file sweep failed")), 60_000).unref());
-  // Batches: under the gateway server they run in a process of their own at a lower CPU priority
-  // (startBatchProcess, started by the first process), so that live calls never wait behind them;
-  // with BATCH_PROCESS=false, or on a host without it (plain `next start`), they run here.
+  // Batches run here, paced by the instance's live calls (server/batches/live-pace.ts), unless
+  // the gateway server runs them in a process of their own at a lower CPU priority
+  // (BATCH_PROCESS=true: startBatchProcess, started by the first process).
   if (process.env.GATEWAY_BACKGROUND_OWNER !== "gateway-server" || env.BATCH_PROCESS === "false") {
     startBatchWorkers(env.BATCH_WORKERS, batchLines).catch((err) => log.error({ err }, "batch workers failed to start"));
   }

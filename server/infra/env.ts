@@ -85,8 +85,8 @@ export const EnvSchema = z.object({
   FINE_TUNE_NODE_DOWN_SECONDS: int(120),
   /** Batch workers inside each gateway's first process (batches run at once; 0: none, use `npm run worker`). */
   BATCH_WORKERS: int(1),
-  /** Where a gateway instance runs its batches: "true", a process of their own at BATCH_NICE, started while there are batches; "false", its first process. */
-  BATCH_PROCESS: z.enum(["true", "false"]).default("true"),
+  /** Where a gateway instance runs its batches: "false", its first process; "true", a process of their own at BATCH_NICE, started while there are batches (a copy of the server, ~125 MB). */
+  BATCH_PROCESS: z.enum(["true", "false"]).default("false"),
   /** A gateway instance's batch process ends after running no batch for this long, and none waits (seconds); it starts again with the next batch. */
   BATCH_PROCESS_IDLE_SECONDS: int(60),
   /** The CPU priority (nice, 0 to 19) of a gateway instance's batch process: higher gives way more to live calls. */

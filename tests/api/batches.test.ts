@@ -350,11 +350,13 @@ function batchProcesses(root: number): number[] {
   return pids;
 }
 
-describe("an instance's batch process", () => {
+describe("an instance's batch process (BATCH_PROCESS=true)", () => {
   it("runs only while there are batches: none at boot, started when one is created, ended once idle and not replaced", async () => {
     // The batches of the tests above are finished, so nothing is waiting that the instance would start one for.
-    await until(() => batchWorkWaiting(), (waiting) => !waiting, 60_000);
-    const instance = await startGatewayInstance({ env: { BATCH_WORKERS: "1", BATCH_PROCESS_IDLE_SECONDS: "1" } });
+    const quiet = await until(() => batchWorkWaiting(), (waiting) => !waiting, 60_000);
+    const unfinished = await db.batch.findMany({ where: { status: { in: ["validating", "in_progress", "finalizing", "cancelling"] } }, select: { id: true, status: true, workerId: true, attempts: true, total: true, completed: true, failed: true, createdAt: true } });
+    expect(quiet.value, JSON.stringify(unfinished)).toBe(false);
+    const instance = await startGatewayInstance({ env: { BATCH_WORKERS: "1", BATCH_PROCESS: "true", BATCH_PROCESS_IDLE_SECONDS: "1" } });
     try {
       const root = instance.child.proc.pid!;
       await new Promise((r) => setTimeout(r, 1500));
@@ -382,7 +384,7 @@ describe("an instance's batch process", () => {
   }, 120_000);
 });
 
-describe("batches in an instance's first process (BATCH_PROCESS=false)", () => {
+describe("batches in an instance's first process (BATCH_PROCESS=false, the default)", () => {
   it("runs them there: no batch process is started, and every line is answered and billed once", async () => {
     const instance = await startGatewayInstance({ env: { BATCH_WORKERS: "2", BATCH_PROCESS: "false", JOB_POLL_INTERVAL_SECONDS: "1" } });
     try {

@@ -8,11 +8,17 @@ import { db } from "../../server/infra/db/client";
 import { randomBase62 } from "../../server/kernel/ids";
 import { createWorkspace } from "../../server/onboarding/create-workspace";
 
+/**
+ * A batch row to write lines into. The writer does not look at its status; it is made
+ * `cancelled` so that no instance of the test run takes it for work waiting (a batch process
+ * started for it, in tests/api/batches.test.ts), as lines in flight when a batch is cancelled are
+ * still written.
+ */
 async function newBatch(): Promise<string> {
   const { workspace } = await createWorkspace({ name: "line writer", credits: "1" });
   const id = `batch_${randomBase62(16)}`;
   await db.batch.create({
-    data: { id, workspaceId: workspace.id, caller: {}, endpoint: "/v1/chat/completions", inputFileId: "file-none", completionWindow: "24h", status: "in_progress", expiresAt: new Date(Date.now() + 86_400_000) },
+    data: { id, workspaceId: workspace.id, caller: {}, endpoint: "/v1/chat/completions", inputFileId: "file-none", completionWindow: "24h", status: "cancelled", expiresAt: new Date(Date.now() + 86_400_000) },
   });
   return id;
 }

@@ -217,8 +217,9 @@ async function serve(): Promise<void> {
   const { PORT: port, HOST: hostname } = env;
   if (group) {
     group.start(processes);
-    // Batches run in a process of their own, after the serving ones, at a lower CPU priority
-    // (serveBatches), started while there are batches to run (server/batches/demand.ts).
+    // With BATCH_PROCESS=true, batches run in a process of their own, after the serving ones, at a
+    // lower CPU priority (serveBatches), started while there are batches to run
+    // (server/batches/demand.ts); by default this process runs them (server/background.ts).
     if (env.BATCH_WORKERS > 0 && env.BATCH_PROCESS === "true") void runBatchesOnDemand(group, processes, telemetry.log);
     const listening = () => telemetry.log.info(`Gateway server ${process.pid} listening on http://${hostname}:${port} (${processes} processes)`);
     group.listen(port, hostname, adopt, listening, trustProxy ? undefined : { max: perAddress, refuse: refuseWithWarning });
