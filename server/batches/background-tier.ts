@@ -19,7 +19,8 @@ import type { RateLimitState } from "../kernel/call-outcome";
  * Waits `ms`, or until `signal` aborts (then resolves too: the caller looks at the signal). Node's
  * timer takes its abort listener off the signal when it fires: a batch's lines share one signal,
  * and a listener left on it per paced line made each next one slower to add (5 % of the first
- * process's CPU while it ran a 3,000-line batch beside live calls) and held every line's closure until the batch ended.
+ * process's CPU while it ran a 3,000-line batch beside live calls) and held every line's closure
+ * until the batch ended.
  */
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> => wait(ms, undefined, { signal }).catch(() => undefined);
 

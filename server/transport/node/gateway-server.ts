@@ -103,8 +103,8 @@ async function serve(): Promise<void> {
   ]);
   const { startBackground, stopBackground, startSpoolReplay } = background;
   // The other processes (the first starts them, and gathers their metrics).
-  // Batches run in this process (BATCH_PROCESS=false) give way to live calls as the batch process's do.
-  const inlineBatches = env.BATCH_WORKERS > 0 && env.BATCH_PROCESS === "false";
+  // The batches this process runs (BATCH_PROCESS=false) give way to live calls as a batch process's do.
+  const inlineBatches = first && env.BATCH_WORKERS > 0 && env.BATCH_PROCESS === "false";
   const onLive = inlineBatches ? (await import("../../batches/live-pace")).noteLiveTraffic : undefined;
   const group = first ? new ProcessGroup(say, telemetry.onPeerMessage, onLive) : undefined;
   await telemetry.start(group);
