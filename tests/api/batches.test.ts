@@ -393,7 +393,7 @@ describe("batches in an instance's first process (BATCH_PROCESS=false, the defau
       const { workspace, secret } = await newWorkspace("5");
       const openai = new OpenAI({ apiKey: secret, baseURL: `${instance.url}/v1` });
       // Lines that wait 2 s at the node ([sim:slow]), so that a batch holds the worker that took
-      // it: the test gateway's batch process (one batch at a time) cannot take all four.
+      // it: the test gateway's batch worker (one batch at a time) cannot take all four.
       const created = [];
       for (let b = 0; b < 4; b++) {
         const file = await upload(openai, [0, 1, 2, 3].map((i) => chatLine(`b${b}-${i}`, `[sim:slow] line ${b}.${i}`)));

@@ -207,7 +207,7 @@ describe("fine-tuning passed through to an OpenAI-format node", () => {
       await openai.fineTuning.jobs.cancel(running.id);
       // The job's worker has cancelled it on the node before the test goes on: otherwise it would
       // still be at it when the stand-in closes, retrying the node for FINE_TUNE_NODE_DOWN_SECONDS
-      // while the test stack's one fine-tuning worker holds other files' jobs in the queue.
+      // and holding one of the test stack's few fine-tuning workers from other files' jobs.
       expect((await until(() => Promise.resolve(node.jobs.at(-1)!.status), (status) => status === "cancelled", 30_000)).value).toBe("cancelled");
 
       // Ended (cancelled): not copied, and the end is the newest event.

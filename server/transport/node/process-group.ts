@@ -73,7 +73,7 @@ export class ProcessGroup {
     return this.peers.map((p) => p.proc);
   }
 
-  /** Calls were answered lately (in this process or another): the processes that serve no connection are told. */
+  /** Calls were answered lately (in this process or another): the batches run here (onLive) and the processes that serve no connection are told. */
   live(): void {
     this.onLive?.();
     for (const p of this.peers) if (p.role && p.proc.connected) p.proc.send({ type: LIVE }, undefined, {}, () => undefined);
