@@ -372,9 +372,12 @@ describe("a bedrock node", () => {
     expect(overflow).toMatchObject({ status: 400, code: "context_length_exceeded", error: { message: "Input is too long for requested model." } });
   });
 
-  it("a wrong secret: the operator is told what to check in a 502, and the secret is never in it", async () => {
+  it("a wrong secret: the operator is told what to check in a 502, and the secret is never in it; the health check then takes the node offline", async () => {
     const stored = await db.node.findUniqueOrThrow({ where: { id: nodeId }, select: { credentialsEncrypted: true } });
     const wrong = "wrongSecretKey/DoNotEcho1234567890";
+    // Lists answered unsigned first: the health check (every 500 ms here) would otherwise take the
+    // node offline with the wrong secret before a call reaches it, and the call would find no node.
+    node.listsUnsigned = true;
     await db.node.update({ where: { id: nodeId }, data: { credentialsEncrypted: seal(JSON.stringify({ ...KEYS, secret_access_key: wrong })) } });
     await notify(db, Channel.nodesChanged);
     try {
@@ -387,7 +390,14 @@ describe("a bedrock node", () => {
       expect(refused!.message).toContain("secret access key");
       expect(JSON.stringify(refused!.error)).not.toContain(wrong);
       expect(JSON.stringify(refused!.error)).not.toContain(KEYS.secret_access_key);
+      // Signed lists again: the next check fails, the node goes offline and its last error says why.
+      node.listsUnsigned = false;
+      await expect.poll(async () => (await db.node.findUniqueOrThrow({ where: { id: nodeId } })).status, { timeout: 10_000 }).toBe("offline");
+      const checked = await db.node.findUniqueOrThrow({ where: { id: nodeId } });
+      expect(checked.lastError).toContain("403");
+      expect(checked.lastError).not.toContain(wrong);
     } finally {
+      node.listsUnsigned = false;
       await db.node.update({ where: { id: nodeId }, data: { credentialsEncrypted: stored.credentialsEncrypted } });
       await refreshRouting();
     }

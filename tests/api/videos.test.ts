@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 /** The stored video of a job completed on its first attempt. */
-const blobFile = (id: string) => path.join(process.env.DATA_DIR!, "blobs", "videos", `${id}-1.mp4`);
+/** Where the job's video is stored: its key names the attempt that made it. */
+async function videoFile(id: string): Promise<string> {
+  const { contentKey } = await db.videoJob.findUniqueOrThrow({ where: { id }, select: { contentKey: true } });
+  return path.join(process.env.DATA_DIR!, "blobs", contentKey!);
+}
 
 /** Waits until a worker has taken the job. */
 async function untilInProgress(openai: OpenAI, id: string): Promise<void> {
@@ -317,12 +321,13 @@ describe("ids, lists and deletes are per workspace", () => {
     expect((await theirs.openai.videos.list()).data).toHaveLength(0);
 
     // Expired: the job answers 404 and its video is deleted by the retention sweep.
-    expect(existsSync(blobFile(done.id))).toBe(true);
+    const file = await videoFile(done.id);
+    expect(existsSync(file)).toBe(true);
     await db.videoJob.update({ where: { id: done.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await expectApiError(mine.openai.videos.retrieve(done.id), 404, "id", "video_not_found");
     await expectApiError(mine.openai.videos.downloadContent(done.id), 404, "id", "video_not_found");
     expect((await mine.openai.videos.list()).data.map((v) => v.id)).not.toContain(done.id);
-    await expect.poll(() => existsSync(blobFile(done.id)), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => existsSync(file), { timeout: 10_000 }).toBe(false);
   });
 
   it("lists the workspace's jobs newest first, a page at a time", async () => {
@@ -352,9 +357,12 @@ describe("ids, lists and deletes are per workspace", () => {
     const slow = await createJob(openai, { model: "local-video", prompt: "busy [sim:slow]", seconds: 3, size: "320x180" });
     await expectApiError(openai.videos.delete(slow.id), 409, "id", "video_not_finished");
     const { job } = await waitForJob(openai, slow.id);
-    expect(existsSync(blobFile(job.id))).toBe(true);
+    expect(job.status).toBe("completed");
+    // The file of the attempt that finished (a job retried after a lost lease has its own).
+    const file = await videoFile(job.id);
+    expect(existsSync(file)).toBe(true);
     expect(await openai.videos.delete(job.id)).toEqual({ id: job.id, object: "video.deleted", deleted: true });
-    expect(existsSync(blobFile(job.id))).toBe(false);
+    expect(existsSync(file)).toBe(false);
     await expectApiError(openai.videos.retrieve(job.id), 404, "id");
     // Its usage stays billed: deleting a video is not a refund.
     expect(await db.usageEvent.count({ where: { workspaceId: workspace.id } })).toBe(1);

@@ -72,14 +72,15 @@ test("a call to the route with the workspace's key shows as its target's share o
 });
 
 test("a call that fell back is listed with its attempts, model@node, status and error, and time", async ({}, info) => {
-  // The first target gives up after 1 ms (the whole attempt's timeout), so the call falls back to the second.
+  // The first target gives up after 1 ms (the whole attempt's timeout), so the call falls back to
+  // the second. [sim:slow] holds the node's answer 2 s: a fast machine cannot answer within 1 ms.
   const route = { name: FALLBACK, strategy: "fallback", targets: [{ model: MODEL, node: "local", timeout_ms: 1 }, { model: MODEL }] };
   await editor(owner.page).fill(JSON.stringify(route));
   await owner.page.getByRole("button", { name: "Save route" }).click();
   await expect(owner.page.getByRole("status").filter({ hasText: `Saved the route ${FALLBACK}.` })).toBeVisible();
   await expect(card(owner.page, FALLBACK).getByRole("row").filter({ hasText: "whole 1 ms" })).toContainText("local");
 
-  const { data, response } = await owner.openai.chat.completions.create({ model: FALLBACK, messages: [{ role: "user", content: "falls back" }] }).withResponse();
+  const { data, response } = await owner.openai.chat.completions.create({ model: FALLBACK, messages: [{ role: "user", content: "falls back [sim:slow]" }] }).withResponse();
   expect(data.model).toBe(MODEL);
   expect(response.headers.get("x-gateway-attempts")).toBe("2");
 

@@ -35,6 +35,11 @@ export type BedrockUpstream = {
   requests: Recorded[];
   last: Recorded | null;
   calls: number;
+  /**
+   * The control plane's lists (the gateway's health check) answered whatever the signature, so a
+   * test can show a call refused for a wrong secret before the check takes the node offline.
+   */
+  listsUnsigned: boolean;
   close: () => Promise<void>;
 };
 
@@ -153,13 +158,14 @@ function invoke(res: ServerResponse, model: string, body: Json, fake: BedrockUps
 }
 
 export async function startBedrockUpstream(): Promise<BedrockUpstream> {
-  const fake: BedrockUpstream = { url: "", mode: "ok", converse: CONVERSE.text, claude: CLAUDE.text, requests: [], last: null, calls: 0, close: async () => undefined };
+  const fake: BedrockUpstream = { url: "", mode: "ok", converse: CONVERSE.text, claude: CLAUDE.text, requests: [], last: null, calls: 0, listsUnsigned: false, close: async () => undefined };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-    if (!(await signedRight(req, url, raw))) {
+    const list = req.method === "GET" && (url.pathname === "/foundation-models" || url.pathname === "/inference-profiles");
+    if (!(list && fake.listsUnsigned) && !(await signedRight(req, url, raw))) {
       return awsError(res, 403, "InvalidSignatureException", "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.");
     }
     if (req.method === "GET" && url.pathname === "/foundation-models") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ modelSummaries: FOUNDATION_MODELS }));
