@@ -3,10 +3,12 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { projectRoot } from "../../server/infra/paths";
+import { compilerFromFile, GENERATED_CLIENT } from "./prisma-compiler-import";
 
 const SOURCES = ["app", "server", "public", "instrumentation.ts", "next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "postcss.config.mjs"];
 const SKIP = new Set(["node_modules", ".next", "generated"]);
@@ -63,6 +65,14 @@ export async function bundleCli(distDir: string): Promise<string> {
   return entry;
 }
 
+/** The generated Prisma client, its query compiler read as a file (scripts/lib/prisma-compiler-import.ts). */
+const prismaCompilerFromFile: Plugin = {
+  name: "prisma-compiler-from-file",
+  setup(b) {
+    b.onLoad({ filter: GENERATED_CLIENT }, async (args) => ({ contents: compilerFromFile(await readFile(args.path, "utf8")), loader: "ts" }));
+  },
+};
+
 /** One entry point and what it imports, as ES modules in `outdir`; files are rewritten only when they changed, the entry last, by rename. */
 async function bundle(name: string, entryPoint: string, outdir: string): Promise<void> {
   const entry = path.join(outdir, `${name}.mjs`);
@@ -79,6 +89,7 @@ async function bundle(name: string, entryPoint: string, outdir: string): Promise
     target: `node${process.versions.node.split(".")[0]}`,
     packages: "external",
     alias: { "@": projectRoot },
+    plugins: [prismaCompilerFromFile],
     sourcemap: "linked", // read only when the process runs with --enable-source-maps
     logLevel: "error",
   });
