@@ -53,11 +53,16 @@ export function spawnLocalNode(port: number, apiKey: string, dataDir: string, st
 export const GATEWAY_V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=30", "--liftoff-only"];
 
 /**
- * glibc's malloc keeps up to 8 arenas per core for the threads that allocate (libuv's pool, V8's
- * helpers), each holding freed memory of its own; two are enough here: 280 against 295 MB after
- * 100,000 calls in one `npm run bench:memory` pair, at the same CPU per request. Set it to override.
+ * glibc's malloc, for the gateway's processes (each can be overridden by setting it):
+ * - one arena: by default it keeps up to 8 per core for the threads that allocate (libuv's pool,
+ *   V8's helpers), each holding freed memory of its own (2 took 280 against 295 MB after 100,000
+ *   calls in one `npm run bench:memory` pair; 1 a few MB less again, below);
+ * - a fixed 128 KiB threshold for mmap and for trimming: by default it rises with each large block
+ *   freed (up to 32 MiB), after which such blocks are carved from the heap and their pages kept.
+ * One arena and the fixed thresholds together: 244, 249, 245 MB after 100,000 calls against 255,
+ * 247, 252 with 2 arenas and the defaults (alternated), at the same CPU per request.
  */
-const MALLOC_ARENAS = process.env.MALLOC_ARENA_MAX ?? "2";
+const GATEWAY_MALLOC_ENV: Record<string, string> = { MALLOC_ARENA_MAX: "1", MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" };
 
 export function spawnGateway(opts: { port: number; host: string; distDir: string; env: Record<string, string> }, stdio: Stdio = "inherit"): Child {
   // GATEWAY_NODE_ARGS: extra Node.js flags for the gateway's processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
@@ -68,7 +73,7 @@ export function spawnGateway(opts: { port: number; host: string; distDir: string
   const proc = spawn(process.execPath, [...nodeArgs, serverBundle(opts.distDir)], {
     cwd: projectRoot,
     stdio: ["ignore", stdio, stdio],
-    env: { MALLOC_ARENA_MAX: MALLOC_ARENAS, ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    env: { ...GATEWAY_MALLOC_ENV, ...process.env, ...opts.env, PORT: String(opts.port), HOST: opts.host, NEXT_DIST_DIR: opts.distDir, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   });
   return track("gateway", proc);
 }
