@@ -62,6 +62,10 @@ test("a key created and a rename show on the Audit page, newest first, with Load
   await page.getByRole("button", { name: "Save", exact: true }).click();
   // The rename is saved before the page is left (leaving at once could cancel its request).
   await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
+  // The notice stays once the workspace has been read again (the form is then remounted with the
+  // new name, and Save disabled): it used to vanish with that read.
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+  await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Workspace name")).toHaveValue("Audited and renamed");
 
   await visit(page, ws("audit"));

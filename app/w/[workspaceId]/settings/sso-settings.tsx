@@ -107,7 +107,8 @@ function Domains({ sso }: { sso: SsoShow }) {
   );
 }
 
-function ConnectionForm({ sso }: { sso: SsoShow }) {
+/** Keyed by the connection's last change, which remounts it after a save: the "Saved." notice is its parent's. */
+function ConnectionForm({ sso, saved, onSaved }: { sso: SsoShow; saved: boolean; onSaved: (saved: boolean) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const roles = useQuery(trpc.roles.list.queryOptions());
@@ -123,8 +124,8 @@ function ConnectionForm({ sso }: { sso: SsoShow }) {
     requireSso: c?.require_sso ?? false,
     allowIdpInitiated: c?.allow_idp_initiated ?? false,
   });
-  const save = useMutation(trpc.sso.set.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() }) }));
-  const change = (patch: Partial<typeof f>) => (setF({ ...f, ...patch }), save.reset());
+  const save = useMutation(trpc.sso.set.mutationOptions({ onSuccess: () => (onSaved(true), void queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() })) }));
+  const change = (patch: Partial<typeof f>) => (setF({ ...f, ...patch }), save.reset(), onSaved(false));
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const common = { default_role: f.defaultRole, require_sso: f.requireSso, allow_idp_initiated: f.allowIdpInitiated };
@@ -180,7 +181,7 @@ function ConnectionForm({ sso }: { sso: SsoShow }) {
           Save connection
         </Button>
         <p aria-live="polite" className="text-sm text-green-700">
-          {save.isSuccess ? "Saved." : null}
+          {saved ? "Saved." : null}
         </p>
       </div>
       {save.isError ? <ErrorState error={save.error} /> : null}
@@ -192,6 +193,7 @@ function Connection({ sso }: { sso: SsoShow }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const remove = useMutation(trpc.sso.remove.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() }) }));
+  const [saved, setSaved] = useState(false);
   const c = sso.connection;
   return (
     <div className="flex flex-col gap-6">
@@ -212,7 +214,7 @@ function Connection({ sso }: { sso: SsoShow }) {
       ) : (
         <p className="text-sm text-slate-600">No identity provider is connected. The addresses to register appear once the connection is saved.</p>
       )}
-      <ConnectionForm key={c?.updated_at ?? 0} sso={sso} />
+      <ConnectionForm key={c?.updated_at ?? 0} sso={sso} saved={saved} onSaved={setSaved} />
       {c ? (
         <ConfirmInRow
           label="Remove single sign-on"

@@ -8,7 +8,11 @@ import { useTRPC } from "@/app/_trpc/client";
 import { refresh } from "@/app/_trpc/refresh";
 import { can } from "@/server/identity/workspaces/permissions";
 
-function RenameForm({ name }: { name: string }) {
+/**
+ * The form is keyed by the stored name, so a rename made elsewhere shows in it; the "Saved." notice
+ * is its parent's, as the refetch that follows a save remounts the form.
+ */
+function RenameForm({ name, saved, onSaved }: { name: string; saved: boolean; onSaved: (saved: boolean) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -17,6 +21,7 @@ function RenameForm({ name }: { name: string }) {
     trpc.workspaces.rename.mutationOptions({
       onSuccess: (res) => {
         setValue(res.name);
+        onSaved(true);
         void refresh(queryClient, trpc.workspaces.current.queryKey());
         // The workspace switcher is rendered from the server: reload it with the new name.
         router.refresh();
@@ -39,13 +44,14 @@ function RenameForm({ name }: { name: string }) {
         onChange={(e) => {
           setValue(e.target.value);
           rename.reset();
+          onSaved(false);
         }}
       />
       <Button type="submit" busy={rename.isPending} disabled={!value.trim() || value.trim() === name}>
         Save
       </Button>
       <p aria-live="polite" className="text-sm text-green-700 sm:pb-2">
-        {rename.isSuccess ? "Saved." : null}
+        {saved ? "Saved." : null}
       </p>
       {rename.isError ? (
         <div className="sm:basis-full">
@@ -59,6 +65,7 @@ function RenameForm({ name }: { name: string }) {
 export function WorkspaceDetails() {
   const trpc = useTRPC();
   const current = useQuery(trpc.workspaces.current.queryOptions());
+  const [renamed, setRenamed] = useState(false);
   if (current.isPending) return <Card title="Workspace"><Loading label="Loading the workspace…" /></Card>;
   if (current.isError) return <Card title="Workspace"><ErrorState error={current.error} onRetry={() => void current.refetch()} /></Card>;
   const ws = current.data;
@@ -66,7 +73,7 @@ export function WorkspaceDetails() {
     <Card title="Workspace">
       <div className="flex flex-col gap-6">
         {can(ws, "workspace.rename") ? (
-          <RenameForm key={ws.name} name={ws.name} />
+          <RenameForm key={ws.name} name={ws.name} saved={renamed} onSaved={setRenamed} />
         ) : (
           <p className="text-sm text-slate-600">
             Name: <span className="font-medium text-slate-900">{ws.name}</span>. Only owners and admins can rename the workspace.
