@@ -21,7 +21,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The stored video of a job completed on its first attempt. */
 /** Where the job's video is stored: its key names the attempt that made it. */
 async function videoFile(id: string): Promise<string> {
   const { contentKey } = await db.videoJob.findUniqueOrThrow({ where: { id }, select: { contentKey: true } });

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 
 /** The text between the module's first two double quotes: `const wasm = "<base64>"; export { wasm }`. */
-export function base64Of(source: string): string {
+function base64Of(source: string): string {
   const start = source.indexOf('"');
   const end = source.indexOf('"', start + 1);
   if (start < 0 || end < 0) throw new Error("Prisma's query compiler module has no quoted base64 text");
