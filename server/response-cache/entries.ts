@@ -5,7 +5,7 @@
 // replaced anywhere is dropped from every process's memory by NOTIFY; expired ones are never
 // answered and are swept from the table.
 import { LRUCache } from "lru-cache";
-import { writePool, writeQueryable } from "../infra/db/write-pool";
+import { writeQueryable } from "../infra/db/write-pool";
 import { pgArray, type ArrayElement } from "../infra/db/pg-array";
 import { storedText } from "../infra/storage/stored-text";
 import { Channel, listen } from "../infra/db/notify";
@@ -59,13 +59,20 @@ function ensureListening(): Promise<void> {
 }
 
 // The lookups of every call that asks in the same turn of the event loop go in one statement (one
-// round trip, one write to the socket): under load, misses arrive together.
+// round trip, one write to the socket): under load, misses arrive together. A prepared statement,
+// planned once per connection: planning it for each batch cost PostgreSQL about 0.05 ms per miss.
+// Each key is looked up on its own (LATERAL, LIMIT 1), so the one plan made for any keys is the
+// key's index, never a join that reads the workspace's entries (which a plain join's generic plan
+// chose: 0.4 ms per miss more).
 const LOOKUP = `
   SELECT i.n, e."route", e."modelId", e."apiKeyId", e."kind", e."named", e."done", e."body", e."bytes", e."inputTokens", e."outputTokens",
     e."cost"::text AS cost, (e."expiresAt" AT TIME ZONE 'UTC') AS "expiresAt"
   FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS i(ws, scope, hash, n)
-  JOIN "ResponseCacheEntry" e ON e."workspaceId" = i.ws AND e."scope" = i.scope AND e."hash" = i.hash
-  WHERE e."expiresAt" > now() AT TIME ZONE 'UTC'`;
+  CROSS JOIN LATERAL (
+    SELECT * FROM "ResponseCacheEntry" e
+    WHERE e."workspaceId" = i.ws AND e."scope" = i.scope AND e."hash" = i.hash AND e."expiresAt" > now() AT TIME ZONE 'UTC'
+    LIMIT 1
+  ) e`;
 
 type Row = { n: string; route: string; modelId: string; apiKeyId: string | null; kind: string; named: boolean; done: boolean; body: Uint8Array; bytes: number; inputTokens: number; outputTokens: number; cost: string; expiresAt: Date };
 type Lookup = { workspaceId: string; scope: string; hash: string; found: (row: Row | undefined) => void; failed: (err: unknown) => void };
@@ -83,8 +90,7 @@ async function runLookups(): Promise<void> {
   const batch = lookups;
   lookups = [];
   try {
-    // Unnamed: planned for these keys each time (a generic plan could pick the workspace's index over the key's).
-    const { rows } = await writePool().query<Row>(LOOKUP, [pgArray(batch.map((l) => l.workspaceId)), pgArray(batch.map((l) => l.scope)), pgArray(batch.map((l) => l.hash))]);
+    const rows = await writeQueryable.$queryRawUnsafe<Row[]>(LOOKUP, pgArray(batch.map((l) => l.workspaceId)), pgArray(batch.map((l) => l.scope)), pgArray(batch.map((l) => l.hash)));
     const byPlace = new Map(rows.map((r) => [Number(r.n), r]));
     batch.forEach((l, i) => l.found(byPlace.get(i + 1)));
   } catch (err) {

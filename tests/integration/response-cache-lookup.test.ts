@@ -1,0 +1,48 @@
+// The response cache's lookups from PostgreSQL (server/response-cache/entries.ts): the keys asked
+// for in one turn go in one prepared statement, each key looked up on its own. Each call gets its
+// own key's live entry: not another workspace's or scope's with the same hash, not an expired one,
+// nothing for a key never stored. Asked more than five times, so PostgreSQL's generic plan (made
+// once for any keys) answers too.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { findEntry } from "../../server/response-cache/entries";
+import { writePool } from "../../server/infra/db/write-pool";
+
+async function insert(workspaceId: string, scope: string, hash: string, body: unknown, expiresInMs: number): Promise<void> {
+  await writePool().query(
+    `INSERT INTO "ResponseCacheEntry" ("workspaceId", "scope", "hash", "route", "modelId", "kind", "body", "bytes", "inputTokens", "outputTokens", "cost", "expiresAt")
+     VALUES ($1, $2, $3, 'chat', 'm', 'json', convert_to($4, 'UTF8'), length($4), 3, 4, '0.000001', (now() + $5 * interval '1 millisecond') AT TIME ZONE 'UTC')`,
+    [workspaceId, scope, hash, JSON.stringify(body), expiresInMs],
+  );
+}
+
+describe("the response cache's lookups in PostgreSQL", () => {
+  it("answers each key of one batch with its own live entry, and nothing for the others", async () => {
+    for (let round = 0; round < 8; round++) {
+      const [a, b] = [`ws-a-${randomUUID()}`, `ws-b-${randomUUID()}`];
+      await insert(a, "", "h1", { from: "a" }, 60_000);
+      await insert(b, "", "h1", { from: "b" }, 60_000);
+      await insert(a, "key:k1", "h2", { from: "a's key" }, 60_000);
+      await insert(a, "", "h3", { from: "expired" }, -1_000);
+      // In one turn of the event loop: one statement for all six.
+      const found = await Promise.all([
+        findEntry(a, "", "h1"),
+        findEntry(b, "", "h1"),
+        findEntry(a, "", "h2"),
+        findEntry(a, "key:k1", "h2"),
+        findEntry(a, "", "h3"),
+        findEntry(a, "", "never"),
+      ]);
+      expect(found.map((e) => (e?.answer.kind === "json" ? e.answer.body : null)), `round ${round}`).toEqual([
+        { from: "a" },
+        { from: "b" },
+        null,
+        { from: "a's key" },
+        null,
+        null,
+      ]);
+      expect(found[0]).toMatchObject({ workspaceId: a, scope: "", hash: "h1", route: "chat", modelId: "m", inputTokens: 3, outputTokens: 4 });
+      expect(Number(found[0]!.cost)).toBe(0.000001);
+    }
+  });
+});
