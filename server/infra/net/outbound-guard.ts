@@ -48,6 +48,8 @@ export class OutboundError extends GatewayError {
 class AddressRefused extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** URLs whose check a guard keeps (all are forgotten when there are more). */
+const CHECKED_URLS = 1024;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
 const resolveWithDns: Resolve = (host) => dnsLookup(host, { all: true });
@@ -130,14 +132,30 @@ export function createOutboundGuard(policy: OutboundPolicy = envPolicy, resolve:
   }
 
   /** The URL checked by the policy, and the fetch's time limit (`timer` aborts `timeout`; `signal` is the caller's too). */
-  function start(input: string | URL, init: OutboundInit): { url: URL; timer: NodeJS.Timeout; timeout: AbortSignal; signal: AbortSignal } {
+  // The URL check's answer for the URLs fetched again and again (a tool server's, a node's): it
+  // depends on the URL and the policy alone. The addresses a name resolves to are checked on
+  // every connection all the same (guardedLookup).
+  const checkedUrls = new Map<string, { url: URL; refusal: string | null }>();
+
+  function checkedUrl(input: string | URL): { url: URL; refusal: string | null } {
+    const known = typeof input === "string" ? checkedUrls.get(input) : undefined;
+    if (known) return known;
     let url: URL;
     try {
       url = new URL(input);
     } catch {
       throw new OutboundError(502, "outbound_refused", "it is not a valid URL", "the outbound URL");
     }
-    const refusal = urlRefusal(url, policy);
+    const checked = { url, refusal: urlRefusal(url, policy) };
+    if (typeof input === "string") {
+      if (checkedUrls.size >= CHECKED_URLS) checkedUrls.clear();
+      checkedUrls.set(input, checked);
+    }
+    return checked;
+  }
+
+  function start(input: string | URL, init: OutboundInit): { url: URL; timer: NodeJS.Timeout; timeout: AbortSignal; signal: AbortSignal } {
+    const { url, refusal } = checkedUrl(input);
     if (refusal) throw new OutboundError(502, "outbound_refused", refusal, url.origin);
     const limit = new AbortController();
     const timer = setTimeout(() => limit.abort(), init.timeoutMs ?? policy.timeoutMs);

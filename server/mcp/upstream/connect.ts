@@ -2,9 +2,10 @@
 // the older HTTP+SSE transport. A Streamable HTTP session opened before (by this instance or
 // another, kept with the /mcp session in PostgreSQL) is resumed by its id without a new handshake.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { callToolResultOf } from "../rpc-shapes";
 import type { McpServerEntry } from "../server-def";
 import { rpcPost } from "./rpc-post";
 import { upstreamFetch } from "./upstream-fetch";
@@ -27,9 +28,9 @@ export type Upstream = {
 
 /** A tool's result checked against the MCP schema, as the SDK's client checks it. */
 function checkedResult(result: unknown): CallToolResult {
-  const checked = CallToolResultSchema.safeParse(result);
-  if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `the server's tool result is not valid: ${checked.error.message}`);
-  return checked.data;
+  const checked = callToolResultOf(result);
+  if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `the server's tool result is not valid: ${checked.why}`);
+  return checked.result;
 }
 
 /** Connects to `server`, resuming `resume` when given (Streamable HTTP only). */

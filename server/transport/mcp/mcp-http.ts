@@ -8,13 +8,14 @@
 // Mcp-Session-Id, every later request must carry it (400 without, 404 for one that ended or is
 // another credential's), DELETE ends it. GET (a stream of server-initiated messages) is 405: the
 // gateway sends none. Refusals are JSON-RPC errors with the HTTP status of the same refusal on /v1.
-import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { env } from "../../infra/env";
 import { GatewayError } from "../../kernel/errors";
 import { newRequestId } from "../../kernel/ids";
 import type { Principal } from "../../identity/principal";
 import { answerRequest, takeNotification } from "../../mcp/endpoint/local-transport";
 import { RPC_CODES, toMcpError } from "../../mcp/endpoint/rpc-errors";
+import { isJsonRpcMessage } from "../../mcp/rpc-shapes";
 import { endSession, openSession, sessionFor, upstreamStore, type McpSessionRow } from "../../mcp/endpoint/sessions";
 import type { ToolCaller } from "../../mcp/calls/tool-call";
 import { authenticate, authenticateBearer } from "../../pipeline/authenticate";
@@ -64,7 +65,7 @@ function httpRefusal(call: IncomingCall): Reply | null {
   return null;
 }
 
-// Messages checked by JSONRPCMessageSchema, told apart by their fields (the SDK's own type guards
+// Messages checked as JSONRPCMessageSchema says (mcp/rpc-shapes.ts), told apart by their fields (the SDK's own type guards
 // build a zod error for every message they do not match: microseconds a message).
 const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
 const isNotification = (m: JSONRPCMessage): m is JSONRPCNotification => "method" in m && !("id" in m);
@@ -82,7 +83,7 @@ async function messagesOf(call: IncomingCall): Promise<{ messages: JSONRPCMessag
   }
   const batch = Array.isArray(body);
   const list = batch ? (body as unknown[]) : [body];
-  if (!list.length || !list.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: the body is not a JSON-RPC message (or a batch of them).");
+  if (!list.length || !list.every(isJsonRpcMessage)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: the body is not a JSON-RPC message (or a batch of them).");
   const messages = list as JSONRPCMessage[];
   if (batch && messages.some(isInitialize)) return rpcError(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch.");
   return { messages, batch };
