@@ -1,7 +1,9 @@
 // The o200k_base ranks read from gpt-tokenizer's .tiktoken data (server/inference/chat/o200k-ranks.ts)
 // against the array of the package's own generated module, element by element.
 import bpe from "gpt-tokenizer/bpeRanks/o200k_base";
-import { describe, expect, it } from "vitest";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k from "js-tiktoken/ranks/o200k_base";
+import { describe, expect, it, vi } from "vitest";
 import { o200kRanks, ranksOf } from "../../server/inference/chat/o200k-ranks";
 
 describe("o200k_base's ranks read as data", () => {
@@ -28,5 +30,19 @@ describe("o200k_base's ranks read as data", () => {
     expect(ranks[2]).toEqual([0xff]);
     expect(() => ranksOf("YQ==\n")).toThrow(/not a tiktoken rank line/);
     expect(() => ranksOf("YQ== x\n")).toThrow(/not a tiktoken rank line/);
+  });
+
+  it("where they cannot be read (no process.getBuiltinModule), the tokenizer loads the package's module and counts the same", async () => {
+    const original = process.getBuiltinModule;
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    try {
+      await expect(o200kRanks()).rejects.toThrow(/getBuiltinModule/);
+      vi.resetModules();
+      const { encoder } = await import("../../server/inference/chat/count-prompt");
+      const text = "Fallbacks count the same: 日本語 and 🙂.";
+      expect((await encoder()).encode(text)).toEqual(new Tiktoken(o200k).encode(text, [], []));
+    } finally {
+      process.getBuiltinModule = original;
+    }
   });
 });

@@ -8,7 +8,10 @@
 // compares it with js-tiktoken) in a fifth of the memory (15 MB of heap in a gateway process, its
 // ranks read as data by o200k-ranks.ts, against 70-80 MB) and about twenty times faster.
 import type { TokenUsage } from "../../routing/catalog/pricing";
+import { logFor } from "../../infra/telemetry/log";
 import { o200kRanks } from "./o200k-ranks";
+
+const log = logFor("tokenizer");
 
 type Json = Record<string, unknown>;
 /** Token ids of a text; special-token text is encoded as plain text. */
@@ -26,8 +29,11 @@ const MERGE_CACHE_WORDS = 10_000;
 let tokenizer: Promise<Encoder> | undefined;
 
 async function loadTokenizer(): Promise<Encoder> {
-  const [{ GptEncoding }, ranks] = await Promise.all([import("gpt-tokenizer/GptEncoding"), o200kRanks()]);
-  const { encode, setMergeCacheSize } = GptEncoding.getEncodingApi("o200k_base", () => ranks);
+  // The ranks read as data (o200k-ranks.ts); where they cannot be, the package's module of the same ranks.
+  const ranks = await o200kRanks().catch((err: unknown) => (log.warn({ err }, "tokenizer: its ranks could not be read as data; the package's module is loaded instead"), null));
+  const { encode, setMergeCacheSize } = ranks
+    ? (await import("gpt-tokenizer/GptEncoding")).GptEncoding.getEncodingApi("o200k_base", () => ranks)
+    : await import("gpt-tokenizer/encoding/o200k_base");
   // Its cache of the words it encoded: 10,000 (about 1 MB) rather than its default 100,000.
   setMergeCacheSize(MERGE_CACHE_WORDS);
   // A caller's text that spells a special token ("<|endoftext|>") is counted as the text it is.

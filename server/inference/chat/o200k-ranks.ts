@@ -7,7 +7,6 @@
 // a token whose bytes are UTF-8 is its string, any other its bytes; a missing rank is a hole.
 // tests/unit/o200k-ranks.test.ts compares it, element by element, with the module's.
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 
 export type Ranks = (string | number[])[];
 
@@ -37,8 +36,17 @@ export function ranksOf(tiktoken: string): Ranks {
   return ranks;
 }
 
-/** The path of a package's file, resolved at run time (a bundler that sees a literal here would bundle the file). */
-const resolveFile = (specifier: string): string => createRequire(import.meta.url).resolve(specifier);
+/**
+ * The path of a package's file, resolved by Node at run time. `createRequire` is taken from
+ * `process.getBuiltinModule` so that no bundler sees the resolution: Next's (Turbopack) bundles a
+ * file it can follow and replaces one it cannot with a throw. Without it (Node before 20.16) the
+ * call fails, and the caller uses the package's module instead.
+ */
+function resolveFile(specifier: string): string {
+  const nodeModule = process.getBuiltinModule?.("node:module") as typeof import("node:module") | undefined;
+  if (!nodeModule) throw new Error("process.getBuiltinModule is not available");
+  return nodeModule.createRequire(import.meta.url).resolve(specifier);
+}
 
 /** o200k_base's ranks, read from the gpt-tokenizer package installed beside the gateway. */
 export async function o200kRanks(): Promise<Ranks> {
