@@ -30,7 +30,10 @@ let tokenizer: Promise<Encoder> | undefined;
 
 async function loadTokenizer(): Promise<Encoder> {
   // The ranks read as data (o200k-ranks.ts); where they cannot be, the package's module of the same ranks.
-  const ranks = await o200kRanks().catch((err: unknown) => (log.warn({ err }, "tokenizer: its ranks could not be read as data; the package's module is loaded instead"), null));
+  const ranks = await o200kRanks().catch((err: unknown) => {
+    log.warn({ err }, "tokenizer: its ranks could not be read as data; the package's module is loaded instead");
+    return null;
+  });
   const { encode, setMergeCacheSize } = ranks
     ? (await import("gpt-tokenizer/GptEncoding")).GptEncoding.getEncodingApi("o200k_base", () => ranks)
     : await import("gpt-tokenizer/encoding/o200k_base");

@@ -65,8 +65,8 @@ function httpRefusal(call: IncomingCall): Reply | null {
   return null;
 }
 
-// Messages checked as JSONRPCMessageSchema says (mcp/rpc-shapes.ts), told apart by their fields (the SDK's own type guards
-// build a zod error for every message they do not match: microseconds a message).
+// Messages checked as JSONRPCMessageSchema says (mcp/rpc-shapes.ts), told apart by their fields
+// (the SDK's own type guards build a zod error for every message they do not match: microseconds a message).
 const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => "method" in m && "id" in m;
 const isNotification = (m: JSONRPCMessage): m is JSONRPCNotification => "method" in m && !("id" in m);
 /** An initialize request; its params are checked by the SDK's server, which answers a bad one with an error (no session opened). */
