@@ -76,8 +76,13 @@ export async function guardAnswer(rows: readonly GuardrailRow[], answer: unknown
   const texts = slots.map((s) => s.text);
   try {
     const out = await runGuardrails(guards, "output", texts, ctx, verdicts, true);
-    out.forEach((t, i) => t !== texts[i] && slots[i]!.set(t));
-    return answer;
+    if (out.every((t, i) => t === texts[i])) return answer;
+    // Redacted in a copy: the answer itself may be the response cache's, shared with callers
+    // whose guardrails differ (a hit's, or a miss's on its way to the cache).
+    const copy = structuredClone(answer);
+    const copied = answerTexts(copy);
+    out.forEach((t, i) => t !== texts[i] && copied[i]!.set(t));
+    return copy;
   } finally {
     notePhase(call.outcome, "guardrails_output", started);
     report(call, verdicts, from);

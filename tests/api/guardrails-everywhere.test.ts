@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhook } from "../../server/alerts/webhooks";
 import { addGuardrail, attachGuardrail } from "../../server/guardrails/guardrail-store";
 import { db } from "../../server/infra/db/client";
+import { createKey } from "../../server/identity/keys/create-key";
 import { logBody } from "../../server/request-log/capture/body-store";
 import { setCaptureSettings } from "../../server/request-log/capture/capture-settings";
 import { setCacheSettings } from "../../server/response-cache/settings";
@@ -64,6 +65,8 @@ describe("guardrails everywhere", () => {
       const first = await askModel(openai, MODEL, "my mail is one@example.com");
       expect(first.response.headers.get("x-gateway-cache")).toBe("miss");
       const calls = fx.fake.calls;
+      // In the table (a few milliseconds behind the answer), every process finds the entry.
+      await until(() => db.responseCacheEntry.count({ where: { workspaceId: workspace.id } }), (n) => n === 1, 5000);
       // Another address redacts to the same prompt: a hit.
       const second = await askModel(openai, MODEL, "my mail is two@example.com");
       expect(second.response.headers.get("x-gateway-cache")).toBe("hit");
@@ -74,6 +77,37 @@ describe("guardrails everywhere", () => {
       const { value } = await until(() => askModel(openai, MODEL, "my mail is three@example.com").then(() => null, (e: { status: number; code: string }) => e), (e) => e !== null, 2000);
       expect(value).toMatchObject({ status: 400, code: "guardrail_blocked" });
       expect(fx.fake.calls).toBe(calls);
+    } finally {
+      fx.fake.answer = undefined;
+    }
+  });
+
+  it("a key's output redaction changes its own answer, never the cached one other keys are answered with", async () => {
+    fx.fake.answer = "ring 555-867-5309 now";
+    try {
+      const { openai, workspace } = await newWorkspace("5");
+      await setCacheSettings(workspace.id, { default_on: true });
+      await addGuardrail(workspace.id, { name: "k-out", type: "pii", stage: "output", action: "redact", entities: ["phone"] });
+      const keyed = await db.$transaction((tx) => createKey(tx, { workspaceId: workspace.id, name: "redacted" }));
+      await attachGuardrail(workspace.id, "k-out", { key: keyed.key.id });
+      const redacted = new OpenAI({ apiKey: keyed.secret, baseURL: openai.baseURL, maxRetries: 0 });
+      const calls = fx.fake.calls;
+      // The redacting key asks first (a miss), then the other key twice (hits), then the redacting key again (a hit).
+      const first = await askModel(redacted, MODEL, "my number?");
+      expect(first.response.headers.get("x-gateway-cache")).toBe("miss");
+      expect(first.data.choices[0]!.message.content).toBe("ring [PHONE] now");
+      await until(() => db.responseCacheEntry.count({ where: { workspaceId: workspace.id } }), (n) => n === 1, 5000);
+      for (let i = 0; i < 2; i++) {
+        const plain = await askModel(openai, MODEL, "my number?");
+        expect(plain.response.headers.get("x-gateway-cache")).toBe("hit");
+        expect(plain.data.choices[0]!.message.content).toBe("ring 555-867-5309 now");
+      }
+      const again = await askModel(redacted, MODEL, "my number?");
+      expect(again.response.headers.get("x-gateway-cache")).toBe("hit");
+      expect(again.data.choices[0]!.message.content).toBe("ring [PHONE] now");
+      const plain = await askModel(openai, MODEL, "my number?");
+      expect(plain.data.choices[0]!.message.content).toBe("ring 555-867-5309 now");
+      expect(fx.fake.calls).toBe(calls + 1);
     } finally {
       fx.fake.answer = undefined;
     }
