@@ -1,7 +1,7 @@
 // The key of a cacheable call: the SHA-256 of its canonical request (RFC 8785 JSON: sorted keys,
 // one number form), the validated input of its operation with the fields that do not change the
 // answer left out. It is looked up within the caller's workspace (and scope) only, never across.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 
 /** Fields that label or route a call without changing its answer. */
@@ -15,8 +15,9 @@ export function notCacheable(opId: string, input: Record<string, unknown>): stri
   return null;
 }
 
+/** The one-shot `hash`: a Hash object's create, update and digest cost three times as much (keys/key-secret.ts). */
 export function cacheKey(opId: string, input: Record<string, unknown>): string {
   const kept: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(input)) if (!LABELS.has(field) && value !== undefined) kept[field] = value;
-  return createHash("sha256").update(canonicalize({ op: opId, input: kept }) ?? "").digest("hex");
+  return hash("sha256", canonicalize({ op: opId, input: kept }) ?? "", "hex");
 }

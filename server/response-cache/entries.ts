@@ -11,6 +11,7 @@ import { storedText } from "../infra/storage/stored-text";
 import { Channel, listen } from "../infra/db/notify";
 import { env } from "../infra/env";
 import { logFor } from "../infra/telemetry/log";
+import { sentText } from "../kernel/answer-text";
 
 const log = logFor("response-cache");
 
@@ -38,16 +39,27 @@ const memoryKey = (workspaceId: string, scope: string, hash: string) => `${works
 
 const memory = new LRUCache<string, CacheEntry>({ maxSize: env.CACHE_MEMORY_BYTES, sizeCalculation: (e) => Math.max(1, e.bytes) });
 
+/**
+ * This process's new entries until their statement has run: a call of the same key in those
+ * milliseconds finds them here. The LRU takes an entry only once it is asked for again (here or
+ * from the table): most answers are never asked for twice, and keeping each of them until the
+ * LRU is full made every miss pay for it in the garbage collector's old generation.
+ */
+const unwritten = new Map<string, CacheEntry>();
+
 let listening: Promise<void> | null = null;
 
 /** Drops what another instance removed or replaced: a whole workspace, one model's or key's entries, or one entry. */
 function dropNotified(payload: string): void {
-  if (payload === "*") return memory.clear();
-  const [workspaceId, what, ...rest] = payload.split(" ");
-  for (const [k, e] of memory.entries()) {
-    if (e.workspaceId !== workspaceId) continue;
-    if (!what || (what === `model:${e.modelId}`) || (what === `key:${e.apiKeyId}`) || (what === "entry" && `${rest[0] ?? ""} ${rest[1]}` === `${e.scope} ${e.hash}`)) memory.delete(k);
+  if (payload === "*") {
+    unwritten.clear();
+    return memory.clear();
   }
+  const [workspaceId, what, ...rest] = payload.split(" ");
+  const dropped = (e: CacheEntry) =>
+    e.workspaceId === workspaceId && (!what || what === `model:${e.modelId}` || what === `key:${e.apiKeyId}` || (what === "entry" && `${rest[0] ?? ""} ${rest[1]}` === `${e.scope} ${e.hash}`));
+  for (const [k, e] of memory.entries()) if (dropped(e)) memory.delete(k);
+  for (const [k, e] of unwritten) if (dropped(e)) unwritten.delete(k);
 }
 
 function ensureListening(): Promise<void> {
@@ -107,6 +119,11 @@ export async function findEntry(workspaceId: string, scope: string, hash: string
     if (kept.expiresAt > now) return kept;
     memory.delete(key);
   }
+  const fresh = unwritten.get(key);
+  if (fresh && fresh.expiresAt > now) {
+    memory.set(key, fresh); // asked for again: kept
+    return fresh;
+  }
   const found = await lookUp(workspaceId, scope, hash);
   if (!found) return null;
   const { n: _n, ...row } = found;
@@ -163,6 +180,11 @@ async function flush(): Promise<void> {
   } catch (err) {
     for (const p of batch) p.failed(err);
   }
+  // Written (or given up): the table answers for them from now on.
+  for (const p of batch) {
+    const key = memoryKey(p.entry.workspaceId, p.entry.scope, p.entry.hash);
+    if (unwritten.get(key) === p.entry) unwritten.delete(key);
+  }
   if (queue.length) schedule(0);
 }
 
@@ -178,16 +200,33 @@ function schedule(delayMs: number): void {
 }
 
 /**
- * Stores an entry (replacing the key's older one everywhere): in this process's memory at once,
- * in the table when the promise resolves (with others of the same few milliseconds, in one
+ * Stores an entry (replacing the key's older one everywhere): this process finds it at once, the
+ * table has it when the promise resolves (with others of the same few milliseconds, in one
  * statement). An answer over CACHE_MAX_ENTRY_BYTES is not stored.
  */
 export function storeEntry(fields: Omit<CacheEntry, "bytes">, replacing: boolean): Promise<void> {
   void ensureListening();
-  const text = JSON.stringify(fields.answer.kind === "sse" ? fields.answer.events : fields.answer.body);
+  const { answer } = fields;
+  const sent = answer.kind === "json" && typeof answer.body === "object" && answer.body !== null ? sentText(answer.body) : undefined;
+  const text = sent ?? JSON.stringify(answer.kind === "sse" ? answer.events : answer.body);
   if (text.length > env.CACHE_MAX_ENTRY_BYTES) return Promise.resolve();
-  const entry: CacheEntry = { ...fields, bytes: text.length };
-  memory.set(memoryKey(entry.workspaceId, entry.scope, entry.hash), entry);
+  const entry: CacheEntry = {
+    workspaceId: fields.workspaceId,
+    scope: fields.scope,
+    hash: fields.hash,
+    route: fields.route,
+    modelId: fields.modelId,
+    apiKeyId: fields.apiKeyId,
+    answer,
+    bytes: text.length,
+    inputTokens: fields.inputTokens,
+    outputTokens: fields.outputTokens,
+    cost: fields.cost,
+    expiresAt: fields.expiresAt,
+  } satisfies Record<keyof CacheEntry, unknown>;
+  const key = memoryKey(entry.workspaceId, entry.scope, entry.hash);
+  memory.delete(key); // a refreshed answer replaces the one kept
+  unwritten.set(key, entry);
   return new Promise((done, failed) => {
     queue.push({ entry, text, replacing, done, failed });
     schedule(queue.length >= MAX_BATCH ? 0 : FLUSH_MS);

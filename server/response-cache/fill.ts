@@ -7,6 +7,7 @@
 import { env } from "../infra/env";
 import type { CallObserver, ChargedCall } from "../kernel/call-observer";
 import { EventStream } from "../kernel/event-stream";
+import { wantText } from "../kernel/answer-text";
 import { logFor } from "../infra/telemetry/log";
 import { storeEntry, type CachedAnswer } from "./entries";
 
@@ -36,9 +37,20 @@ function keep(target: FillTarget, watch: ChargeWatch, answer: CachedAnswer, over
   const charge = watch.charge;
   // Only an answer the ledger charged is kept (never one that failed or was refused).
   if (!charge || oversized) return;
-  const { replacing, ttlSeconds, ...place } = target;
-  const entry = { ...place, modelId: charge.modelId, answer, inputTokens: charge.inputTokens, outputTokens: charge.outputTokens, cost: charge.cost, expiresAt: Date.now() + ttlSeconds * 1000 };
-  storeEntry(entry, replacing).catch((err: unknown) => log.warn({ err }, "response cache: an answer could not be stored"));
+  const entry = {
+    workspaceId: target.workspaceId,
+    scope: target.scope,
+    hash: target.hash,
+    route: target.route,
+    apiKeyId: target.apiKeyId,
+    modelId: charge.modelId,
+    answer,
+    inputTokens: charge.inputTokens,
+    outputTokens: charge.outputTokens,
+    cost: charge.cost,
+    expiresAt: Date.now() + target.ttlSeconds * 1000,
+  };
+  storeEntry(entry, target.replacing).catch((err: unknown) => log.warn({ err }, "response cache: an answer could not be stored"));
 }
 
 async function* tapped(events: AsyncIterable<string>, done: (payloads: string[], oversized: boolean) => void): AsyncGenerator<string> {
@@ -63,7 +75,9 @@ export function fillFrom(answer: unknown, target: FillTarget, watch: ChargeWatch
     return new EventStream(tapped(answer.events, (events, oversized) => keep(target, watch, { kind: "sse", events, named, done }, oversized)), answer.options);
   }
   if (isAsyncIterable(answer)) return tapped(answer, (events, oversized) => keep(target, watch, { kind: "sse", events, named: false, done: true }, oversized));
-  // After the answer is on its way (the transport serialises it in this turn): the same object, never changed after.
+  // After the answer is on its way (the transport serialises it in this turn, and keeps the text
+  // for the entry): the same object, never changed after.
+  if (typeof answer === "object" && answer !== null) wantText(answer);
   setImmediate(() => keep(target, watch, { kind: "json", body: answer }));
   return answer;
 }

@@ -9,6 +9,7 @@ import type { CallOutcome } from "../kernel/call-outcome";
 import { GatewayError, type Dialect } from "../kernel/errors";
 import { EventStream } from "../kernel/event-stream";
 import { newRequestId } from "../kernel/ids";
+import { answerText } from "../kernel/answer-text";
 import { runCall } from "../pipeline/pipeline";
 import type { IncomingCall, Reply, ReplyHeaders } from "./call";
 import { credentialOf, operationInput } from "./call-input";
@@ -35,7 +36,7 @@ const SSE_HEADERS: ReplyHeaders = {
 };
 
 function jsonReply(body: unknown, requestId: string): Reply {
-  return { kind: "json", status: 200, headers: { "content-type": "application/json", "x-request-id": requestId }, body: JSON.stringify(body) };
+  return { kind: "json", status: 200, headers: { "content-type": "application/json", "x-request-id": requestId }, body: answerText(body) };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<string> {

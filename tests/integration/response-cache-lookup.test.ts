@@ -2,10 +2,11 @@
 // for in one turn go in one prepared statement, each key looked up on its own. Each call gets its
 // own key's live entry: not another workspace's or scope's with the same hash, not an expired one,
 // nothing for a key never stored. Asked more than five times, so PostgreSQL's generic plan (made
-// once for any keys) answers too.
+// once for any keys) answers too. New entries: found by their process at once, written behind.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findEntry } from "../../server/response-cache/entries";
+import { findEntry, storeEntry } from "../../server/response-cache/entries";
+import { answerText, wantText } from "../../server/kernel/answer-text";
 import { writePool } from "../../server/infra/db/write-pool";
 
 async function insert(workspaceId: string, scope: string, hash: string, body: unknown, expiresInMs: number): Promise<void> {
@@ -44,5 +45,48 @@ describe("the response cache's lookups in PostgreSQL", () => {
       expect(found[0]).toMatchObject({ workspaceId: a, scope: "", hash: "h1", route: "chat", modelId: "m", inputTokens: 3, outputTokens: 4 });
       expect(Number(found[0]!.cost)).toBe(0.000001);
     }
+  });
+});
+
+describe("the response cache's new entries", () => {
+  const entry = (workspaceId: string, body: unknown) => ({
+    workspaceId,
+    scope: "",
+    hash: "h",
+    route: "chat",
+    modelId: "m",
+    apiKeyId: null,
+    answer: { kind: "json" as const, body },
+    inputTokens: 3,
+    outputTokens: 4,
+    cost: "0.000001",
+    expiresAt: Date.now() + 60_000,
+  });
+  const stored = async (workspaceId: string) =>
+    (await writePool().query<{ body: string }>(`SELECT convert_from("body", 'UTF8') AS body FROM "ResponseCacheEntry" WHERE "workspaceId" = $1`, [workspaceId])).rows.map((r) => r.body);
+
+  it("are found by their process before their statement ran, and the table gets the text the answer went out as", async () => {
+    const ws = `ws-${randomUUID()}`;
+    const body = { id: "chatcmpl-1", choices: [{ message: { role: "assistant", content: "hi" } }] };
+    wantText(body);
+    const sent = answerText(body); // what the transport wrote
+    const written = storeEntry(entry(ws, body), false);
+    body.choices[0]!.message.content = "changed after it went out"; // the table keeps what went out
+    expect(await stored(ws)).toEqual([]); // not in the table yet
+    expect((await findEntry(ws, "", "h"))?.answer).toEqual({ kind: "json", body });
+    await written;
+    expect(await stored(ws)).toEqual([sent]);
+    expect(sent).toContain('"content":"hi"');
+    expect((await findEntry(ws, "", "h"))?.answer).toEqual({ kind: "json", body });
+  });
+
+  it("a refreshed answer replaces the one this process kept, and one nobody asked for is serialised as it is", async () => {
+    const ws = `ws-${randomUUID()}`;
+    await storeEntry(entry(ws, { v: 1 }), false);
+    expect((await findEntry(ws, "", "h"))?.answer).toEqual({ kind: "json", body: { v: 1 } }); // kept in memory now
+    const written = storeEntry(entry(ws, { v: 2 }), true);
+    expect((await findEntry(ws, "", "h"))?.answer).toEqual({ kind: "json", body: { v: 2 } });
+    await written;
+    expect(await stored(ws)).toEqual([JSON.stringify({ v: 2 })]);
   });
 });
