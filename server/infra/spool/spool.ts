@@ -7,9 +7,10 @@
 //
 // Lines are written together: an append is serialised at once and goes out with every other line
 // appended in the same turn of the event loop, in one write(2) per segment, right after that turn's
-// I/O callbacks (setImmediate). A caller that must know its line is down before it answers (the
-// usage ledger) waits for `written`; the request log, whose rows are recorded once their answer
-// went out, does not.
+// I/O callbacks (setImmediate). A line that comes alone (the spool wrote nothing for ALONE_MS) is
+// written at once instead: under a light load no other line joins it, and the turn's wait would
+// only delay its answer. A caller that must know its line is down before it answers (the usage
+// ledger, the request log's rows) waits for `written`.
 //
 // Files are named `<prefix><pid>.<start time>~<segment>.jsonl` (process-identity.ts: a pid reused
 // by another process is not mistaken for the writer); a segment whose records are all committed
@@ -20,6 +21,11 @@ import { identify, type ProcessIdentity } from "../db/process-identity";
 
 /** A segment grows to about this size before the process starts another. */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+
+/** A line appended this long after the spool's last write is written at once, not with its turn. */
+export const ALONE_MS = 1;
+
+const WRITTEN = Promise.resolve();
 
 export const identityTag = (p: ProcessIdentity) => `${p.pid}.${p.startTime}`;
 
@@ -46,39 +52,45 @@ export class Spool<T> {
   /** Segments with lines waiting for this turn's write, and the promise those lines' appends wait for. */
   private waiting: Segment[] = [];
   private turn: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } | null = null;
+  /** When the spool last wrote (performance.now()). */
+  private lastWrite = -Infinity;
 
   constructor(
     readonly dir: string,
     readonly prefix: string,
     private readonly serialize: (record: T) => string = JSON.stringify,
     owner: ProcessIdentity = identify(process.pid),
+    private readonly aloneMs = ALONE_MS,
   ) {
     this.tag = identityTag(owner);
   }
 
-  /** Writes a record down now; throws when it could not (the caller then waits for its commit). */
+  /** Writes a record down now (with the lines waiting for this turn); throws when it could not (the caller then waits for its commit). */
   append(record: T): Segment {
-    const { segment } = this.appendSoon(record);
-    const failure = this.writeWaiting();
+    const segment = this.queue(record);
+    const turn = this.turn;
+    this.turn = null;
+    const failure = this.writeLines();
+    if (failure) turn?.reject(failure);
+    else turn?.resolve();
     if (failure) throw failure;
     return segment;
   }
 
   /**
-   * Queues a record for this turn's write. Throws when its segment cannot be opened; `written`
-   * rejects when the write failed (the record is then not in the file, and not pending in it).
+   * Queues a record for this turn's write (or writes it at once when it comes alone). Throws when
+   * its segment cannot be opened; `written` rejects when the write failed (the record is then not
+   * in the file, and not pending in it).
    */
   appendSoon(record: T): Appended {
-    const segment = this.segment();
-    const line = Buffer.from(`${this.serialize(record)}\n`);
-    segment.lines.push(line);
-    segment.bytes += line.length;
-    segment.pending++;
-    if (segment.bytes >= SEGMENT_BYTES) {
-      segment.sealed = true;
-      this.current = null;
+    const segment = this.queue(record);
+    if (!this.turn && performance.now() - this.lastWrite >= this.aloneMs) {
+      const failure = this.writeLines();
+      if (!failure) return { segment, written: WRITTEN };
+      const written = Promise.reject(failure);
+      written.catch(() => undefined); // a caller that does not wait is told nothing
+      return { segment, written };
     }
-    if (segment.lines.length === 1) this.waiting.push(segment);
     if (!this.turn) {
       let resolve!: () => void;
       let reject!: (err: unknown) => void;
@@ -90,11 +102,34 @@ export class Spool<T> {
     return { segment, written: this.turn.promise };
   }
 
-  /** Writes every line waiting, one write(2) per segment; returns the failure, if a write failed. */
-  private writeWaiting(): unknown {
+  /** The record's line, serialised and waiting in its segment for the next write. */
+  private queue(record: T): Segment {
+    const segment = this.segment();
+    const line = Buffer.from(`${this.serialize(record)}\n`);
+    segment.lines.push(line);
+    segment.bytes += line.length;
+    segment.pending++;
+    if (segment.bytes >= SEGMENT_BYTES) {
+      segment.sealed = true;
+      this.current = null;
+    }
+    if (segment.lines.length === 1) this.waiting.push(segment);
+    return segment;
+  }
+
+  /** The turn's write: every line waiting, and `written` told. */
+  private writeWaiting(): void {
     const turn = this.turn;
-    if (!turn) return null;
+    if (!turn) return;
     this.turn = null;
+    const failure = this.writeLines();
+    if (failure) turn.reject(failure);
+    else turn.resolve();
+  }
+
+  /** Writes every line waiting, one write(2) per segment; returns the failure, if a write failed. */
+  private writeLines(): unknown {
+    this.lastWrite = performance.now();
     const segments = this.waiting.splice(0);
     let failure: unknown = null;
     for (const segment of segments) {
@@ -112,8 +147,6 @@ export class Spool<T> {
         if (segment.sealed && segment.pending === 0) this.retire(segment);
       }
     }
-    if (failure) turn.reject(failure);
-    else turn.resolve();
     return failure;
   }
 
