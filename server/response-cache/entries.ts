@@ -210,20 +210,7 @@ export function storeEntry(fields: Omit<CacheEntry, "bytes">, replacing: boolean
   const sent = answer.kind === "json" && typeof answer.body === "object" && answer.body !== null ? sentText(answer.body) : undefined;
   const text = sent ?? JSON.stringify(answer.kind === "sse" ? answer.events : answer.body);
   if (text.length > env.CACHE_MAX_ENTRY_BYTES) return Promise.resolve();
-  const entry: CacheEntry = {
-    workspaceId: fields.workspaceId,
-    scope: fields.scope,
-    hash: fields.hash,
-    route: fields.route,
-    modelId: fields.modelId,
-    apiKeyId: fields.apiKeyId,
-    answer,
-    bytes: text.length,
-    inputTokens: fields.inputTokens,
-    outputTokens: fields.outputTokens,
-    cost: fields.cost,
-    expiresAt: fields.expiresAt,
-  } satisfies Record<keyof CacheEntry, unknown>;
+  const entry: CacheEntry = { ...fields, bytes: text.length };
   const key = memoryKey(entry.workspaceId, entry.scope, entry.hash);
   memory.delete(key); // a refreshed answer replaces the one kept
   unwritten.set(key, entry);

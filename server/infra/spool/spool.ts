@@ -68,11 +68,7 @@ export class Spool<T> {
   /** Writes a record down now (with the lines waiting for this turn); throws when it could not (the caller then waits for its commit). */
   append(record: T): Segment {
     const segment = this.queue(record);
-    const turn = this.turn;
-    this.turn = null;
-    const failure = this.writeLines();
-    if (failure) turn?.reject(failure);
-    else turn?.resolve();
+    const failure = this.writeWaiting();
     if (failure) throw failure;
     return segment;
   }
@@ -117,20 +113,21 @@ export class Spool<T> {
     return segment;
   }
 
-  /** The turn's write: every line waiting, and `written` told. */
-  private writeWaiting(): void {
+  /** Writes every line waiting and tells the turn's appenders (if a turn waits); returns the failure, if a write failed. */
+  private writeWaiting(): unknown {
     const turn = this.turn;
-    if (!turn) return;
     this.turn = null;
     const failure = this.writeLines();
-    if (failure) turn.reject(failure);
-    else turn.resolve();
+    if (failure) turn?.reject(failure);
+    else turn?.resolve();
+    return failure;
   }
 
   /** Writes every line waiting, one write(2) per segment; returns the failure, if a write failed. */
   private writeLines(): unknown {
-    this.lastWrite = performance.now();
     const segments = this.waiting.splice(0);
+    if (!segments.length) return null;
+    this.lastWrite = performance.now();
     let failure: unknown = null;
     for (const segment of segments) {
       const lines = segment.lines;
