@@ -16,7 +16,8 @@ export const TOLERANCE = Number(process.env.BENCH_TOLERANCE ?? 0.15);
 export type RowKind = "throughput" | "overhead" | "streaming" | "memory";
 type Figure = { value: number; better: "higher" | "lower"; row: RowKind; unit: string };
 export type Figures = Record<string, Figure>;
-export type Baseline = { commit: string; date: string; figures: Record<string, { value: number; better: "higher" | "lower"; unit: string }> };
+/** `runs`: how many runs the figures are the medians of (one when absent). */
+export type Baseline = { commit: string; date: string; runs?: number; figures: Record<string, { value: number; better: "higher" | "lower"; unit: string }> };
 
 const withPg = (x: LoadCpu & { requests: number }) => ((x.cpuMs.target ?? NaN) + (x.cpuMs.postgres ?? 0)) / x.requests;
 type Rate = RateResult & LoadCpu;
@@ -46,8 +47,23 @@ export function readBaseline(): Baseline | null {
   return existsSync(BASELINE_FILE) ? (JSON.parse(readFileSync(BASELINE_FILE, "utf8")) as Baseline) : null;
 }
 
-export function writeBaseline(figures: Figures, commit: string, date: string): void {
-  const out: Baseline = { commit, date, figures: Object.fromEntries(Object.entries(figures).map(([k, { value, better, unit }]) => [k, { value: Number(value.toFixed(4)), better, unit }])) };
+/**
+ * Each figure's median over several runs (the upper median of an even count), so that one quick or
+ * slow stretch of the machine does not set the baseline; a figure only some runs have is left out.
+ */
+export function medianFigures(runs: Figures[]): Figures {
+  const out: Figures = {};
+  for (const [name, first] of Object.entries(runs[0] ?? {})) {
+    const values = runs.map((r) => r[name]?.value).filter((v): v is number => v !== undefined);
+    if (values.length !== runs.length) continue;
+    values.sort((a, b) => a - b);
+    out[name] = { ...first, value: values[Math.floor(values.length / 2)]! };
+  }
+  return out;
+}
+
+export function writeBaseline(figures: Figures, commit: string, date: string, runs = 1): void {
+  const out: Baseline = { commit, date, ...(runs > 1 ? { runs } : {}), figures: Object.fromEntries(Object.entries(figures).map(([k, { value, better, unit }]) => [k, { value: Number(value.toFixed(4)), better, unit }])) };
   writeFileSync(BASELINE_FILE, `${JSON.stringify(out, null, 2)}\n`);
 }
 
@@ -80,5 +96,5 @@ export function comparisonTable(base: Baseline | null, now: Figures, failed: Reg
     const change = b ? `${(((n.value - b.value) / Math.abs(b.value || 1)) * 100).toFixed(0)}%` : "—";
     return `| ${name} | ${b ? fmt(b.value, n.unit) : "—"} | ${fmt(n.value, n.unit)} | ${change} | ${bad.has(name) ? "**worse than the baseline by more than " + Math.round(TOLERANCE * 100) + "%**" : "ok"} |`;
   });
-  return [`Against the baseline of \`${base.commit}\` (${base.date}), tolerance ${Math.round(TOLERANCE * 100)}%:`, "", "| figure | baseline | this run | change | |", "|---|---|---|---|---|", ...rows].join("\n");
+  return [`Against the baseline of \`${base.commit}\` (${base.date}${base.runs ? `, the medians of ${base.runs} runs` : ""}), tolerance ${Math.round(TOLERANCE * 100)}%:`, "", "| figure | baseline | this run | change | |", "|---|---|---|---|---|", ...rows].join("\n");
 }
