@@ -158,7 +158,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     const baseUrl = `http://127.0.0.1:${opts.port}`;
-    const serverEnv = { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir, ...x402Env };
+    // The embedded database's backends that write behind the answers yield the CPU (infra/db/write-pool.ts); another database's processes are not ours.
+    const behindNice = String(pg ? env.EMBEDDED_POSTGRES_NICE : 0);
+    const serverEnv = { DATABASE_URL: databaseUrl, GATEWAY_SECRET: secret, DATA_DIR: opts.dataDir, BEHIND_WRITES_NICE: behindNice, ...x402Env };
     const gateway = supervise(() => spawnGateway({ port: opts.port, host: opts.host, distDir: opts.distDir, env: serverEnv }, opts.stdio), {
       onExit: (_child, how, wait) => opts.log(`The gateway server exited (${how}); starting it again in ${wait} ms`),
       onRestart: async (child) => {

@@ -5,7 +5,7 @@
 // records does (server/infra/db/write-pool.ts): one round trip, each column one array literal,
 // rather than an interactive transaction whose insert of N lines Prisma compiled for each new N.
 import { pgArray } from "../infra/db/pg-array";
-import { writeQueryable } from "../infra/db/write-pool";
+import { behindQueryable } from "../infra/db/write-pool";
 
 export type FinishedLine = {
   index: number;
@@ -71,7 +71,7 @@ const WRITE_LINES = `
 const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
 
 async function writeLines(batchId: string, lines: FinishedLine[]): Promise<void> {
-  await writeQueryable.$queryRawUnsafe(
+  await behindQueryable.$queryRawUnsafe(
     WRITE_LINES,
     batchId,
     pgArray(lines.map((l) => l.index)),

@@ -145,6 +145,14 @@ export const EnvSchema = z.object({
   /** With the spool on, how long usage is gathered before it is committed in one batch, in ms. */
   USAGE_COMMIT_DELAY_MS: int(20),
   /**
+   * The CPU priority (nice, 0–19) of the embedded database's backends that write behind the
+   * answers (infra/db/write-pool.ts); 0 leaves them as they are. Read by the process that starts
+   * the database, which gives its serving processes BEHIND_WRITES_NICE.
+   */
+  EMBEDDED_POSTGRES_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Set by that process: the nice its serving processes give those backends (0, the default, with DATABASE_URL: the database's processes are not the gateway's). */
+  BEHIND_WRITES_NICE: z.coerce.number().int().min(0).max(19).default(0),
+  /**
    * Time allowed to receive a request's headers, and its whole body (ms); node:http's own limits.
    * Real clients send their headers in one write: 10 s cuts a client that trickles them (slowloris).
    */

@@ -3,7 +3,7 @@
 // process had already committed changes nothing.
 import type { ProcessIdentity } from "../infra/db/process-identity";
 import { replaySpool, spoolDir } from "../infra/spool/replay";
-import { writeQueryable } from "../infra/db/write-pool";
+import { behindQueryable } from "../infra/db/write-pool";
 import { logFor } from "../infra/telemetry/log";
 import { applyMovements, isRejection, type Movement } from "./movements";
 import { SPOOL_PREFIX } from "./usage-spool";
@@ -18,11 +18,11 @@ async function commitAll(movements: Movement[], file: string): Promise<number> {
   for (let i = 0; i < movements.length; i += BATCH) {
     const batch = movements.slice(i, i + BATCH);
     try {
-      inserted += (await applyMovements(writeQueryable, batch)).inserted.size;
+      inserted += (await applyMovements(behindQueryable, batch)).inserted.size;
     } catch {
       for (const m of batch) {
         try {
-          inserted += (await applyMovements(writeQueryable, [m])).inserted.size;
+          inserted += (await applyMovements(behindQueryable, [m])).inserted.size;
         } catch (err) {
           // The database is unreachable or failing: the file stays for the next try.
           if (!isRejection(err)) throw err;

@@ -14,7 +14,7 @@
 // of PostgreSQL itself can lose the usage committed in its last moments, at most
 // 3 × wal_writer_delay (200 ms by default, so 600 ms), never a part of a batch, and the balance,
 // key spent and leases of the lost batches are lost with them (they are one statement).
-import { writeQueryable } from "../infra/db/write-pool";
+import { behindQueryable, writeQueryable } from "../infra/db/write-pool";
 import { env } from "../infra/env";
 import { metrics } from "../infra/telemetry/metrics";
 import { logFor } from "../infra/telemetry/log";
@@ -48,10 +48,10 @@ export class UsageWriter {
   private readonly book: () => LeaseBook;
   private spool: UsageSpool | null;
   private readonly commitDelayMs: number;
-  private readonly db: Queryable;
+  private readonly db: Queryable | null;
 
   constructor(opts: WriterOptions = {}) {
-    this.db = opts.db ?? writeQueryable;
+    this.db = opts.db ?? null;
     this.book = opts.book ?? leaseBook;
     this.spool = opts.spool ?? null;
     this.commitDelayMs = opts.commitDelayMs ?? 0;
@@ -115,7 +115,9 @@ export class UsageWriter {
 
   private async commit(batch: Pending[]): Promise<void> {
     const started = performance.now();
-    const applied: Applied = await applyMovements(this.db, batch.map((p) => p.movement));
+    // Behind the answers while they are spooled; with the spool off, answers wait for this commit.
+    const db = this.db ?? (this.spool ? behindQueryable : writeQueryable);
+    const applied: Applied = await applyMovements(db, batch.map((p) => p.movement));
     const m = metrics();
     m.usageWrite.observe((performance.now() - started) / 1000);
     m.usageBatch.observe(batch.length);

@@ -3,7 +3,7 @@
 // next process commits what a dead one left), and written to PostgreSQL together every
 // LOG_FLUSH_MS, one statement per batch, off the request path. While the database is unreachable the rows wait (up to MAX_QUEUED; past it the
 // oldest in memory are dropped, still in the spool file for the next process to commit).
-import { writeQueryable } from "../infra/db/write-pool";
+import { behindQueryable } from "../infra/db/write-pool";
 import { env } from "../infra/env";
 import type { Segment, Spool } from "../infra/spool/spool";
 import { logFor } from "../infra/telemetry/log";
@@ -94,7 +94,7 @@ export class RequestLogWriter {
     const batch = this.queue.slice(0, MAX_BATCH);
     if (!batch.length) return;
     const rows = batch.map((q) => q.row);
-    await writeQueryable.$queryRawUnsafe(INSERT_SQL, ...insertParams(rows));
+    await behindQueryable.$queryRawUnsafe(INSERT_SQL, ...insertParams(rows));
     await writeBodies(rows);
     this.queue.splice(0, batch.length);
     for (const q of batch) if (q.segment) this.spool?.committed(q.segment);
@@ -124,7 +124,7 @@ export async function commitLogRows(rows: RequestLogRow[]): Promise<number> {
   let written = 0;
   for (let i = 0; i < rows.length; i += MAX_BATCH) {
     const batch = rows.slice(i, i + MAX_BATCH);
-    const result = await writeQueryable.$queryRawUnsafe<unknown[]>(`${INSERT_SQL} RETURNING 1`, ...insertParams(batch));
+    const result = await behindQueryable.$queryRawUnsafe<unknown[]>(`${INSERT_SQL} RETURNING 1`, ...insertParams(batch));
     await writeBodies(batch);
     written += result.length;
   }

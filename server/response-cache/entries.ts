@@ -5,7 +5,7 @@
 // replaced anywhere is dropped from every process's memory by NOTIFY; expired ones are never
 // answered and are swept from the table.
 import { LRUCache } from "lru-cache";
-import { writeQueryable } from "../infra/db/write-pool";
+import { behindQueryable, writeQueryable } from "../infra/db/write-pool";
 import { pgArray, type ArrayElement } from "../infra/db/pg-array";
 import { storedText } from "../infra/storage/stored-text";
 import { Channel, listen } from "../infra/db/notify";
@@ -169,7 +169,7 @@ async function flush(): Promise<void> {
   const rows = [...last.values()];
   const col = (f: (p: Pending) => ArrayElement) => pgArray(rows.map(f));
   try {
-    await writeQueryable.$queryRawUnsafe(
+    await behindQueryable.$queryRawUnsafe(
       UPSERT,
       col((p) => p.entry.workspaceId), col((p) => p.entry.scope), col((p) => p.entry.hash), col((p) => p.entry.route), col((p) => p.entry.modelId),
       col((p) => p.entry.apiKeyId), col((p) => p.entry.answer.kind), col((p) => p.entry.answer.kind === "sse" && p.entry.answer.named),

@@ -9,6 +9,8 @@ declare module "vitest" {
     databaseUrl: string;
     demoKey: string;
     demoWorkspaceId: string;
+    /** Whether the stack started its embedded database (not DATABASE_URL's). */
+    embeddedDatabase: boolean;
   }
 }
 
@@ -29,6 +31,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("databaseUrl", stack.databaseUrl);
   project.provide("demoKey", stack.demo!.secret);
   project.provide("demoWorkspaceId", stack.demo!.workspaceId);
+  project.provide("embeddedDatabase", stack.databaseDir !== null);
 }
 
 export async function teardown(): Promise<void> {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { env } from "../env";
 import { dataDir } from "../db/data-dir";
 import { identify, isRunning, type ProcessIdentity } from "../db/process-identity";
-import { writeQueryable } from "../db/write-pool";
+import { behindQueryable } from "../db/write-pool";
 import { logFor } from "../telemetry/log";
 import { identityTag } from "./spool";
 
@@ -16,7 +16,7 @@ const log = logFor("spool");
 
 /** The database's own id (kept in it): its spools are told apart from other databases' by it, whatever its URL. */
 async function databaseId(): Promise<string> {
-  const rows = await writeQueryable.$queryRawUnsafe<{ value: string }[]>(
+  const rows = await behindQueryable.$queryRawUnsafe<{ value: string }[]>(
     `WITH created AS (
        INSERT INTO "InstallSetting" ("key", "value", "updatedAt") VALUES ('database_id', $1, now())
        ON CONFLICT ("key") DO NOTHING RETURNING "value"

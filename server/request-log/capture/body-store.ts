@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { z } from "zod";
 import { db } from "../../infra/db/client";
-import { writeQueryable } from "../../infra/db/write-pool";
+import { behindQueryable } from "../../infra/db/write-pool";
 import { pgArray } from "../../infra/db/pg-array";
 import { storedText } from "../../infra/storage/stored-text";
 import type { RequestLogRow } from "../log-row";
@@ -54,7 +54,7 @@ export async function writeBodies(rows: RequestLogRow[]): Promise<void> {
   const both = await inTurn(captured, COMPRESSING, async (r) => [await packed(r.body!.request), await packed(r.body!.response)] as const);
   const requests = both.map((b) => b[0]);
   const responses = both.map((b) => b[1]);
-  await writeQueryable.$queryRawUnsafe(
+  await behindQueryable.$queryRawUnsafe(
     INSERT_BODIES,
     pgArray(captured.map((r) => r.id)),
     pgArray(captured.map((r) => r.createdAt)),
