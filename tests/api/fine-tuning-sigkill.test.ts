@@ -182,8 +182,13 @@ describe("fine-tuning through SIGKILL", () => {
     expect([rescuer.id, row.workerId]).toContain(row.workerId);
     expect(row.attempts).toBe(2);
     expect(row.nodeJobId).toBe(held.nodeJobId);
-    const [queued] = await db.$queryRaw<{ state: string; retry_count: number }[]>`
-      SELECT state::text, retry_count FROM pgboss.job WHERE name = 'fine-tune' AND data->>'jobId' = ${jobId}`;
+    // pg-boss marks its job completed once the handler has returned, just after the job's own row ended.
+    const { value: queued } = await until(
+      async () => (await db.$queryRaw<{ state: string; retry_count: number }[]>`
+        SELECT state::text, retry_count FROM pgboss.job WHERE name = 'fine-tune' AND data->>'jobId' = ${jobId}`)[0],
+      (q) => q?.state !== "active",
+      10_000,
+    );
     expect(queued).toEqual({ state: "completed", retry_count: 1 });
     // The events were mirrored once each: no node event twice, the steps in order.
     const events = await db.fineTuningEvent.findMany({ where: { jobId }, orderBy: { seq: "asc" } });
