@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RateWindows } from "../../server/admission/limits/rate-windows";
+import { db } from "../../server/infra/db/client";
 
 const NOW = Date.now();
 const START = NOW - (NOW % 60_000);
@@ -36,5 +37,15 @@ describe("rate windows", () => {
     expect(c).toMatchObject({ ok: true, remaining: 50 });
     expect((await windows.take(scope, 320, 50, NOW)).ok).toBe(true);
     expect((await windows.take(scope, 320, 1, NOW)).ok).toBe(false);
+  });
+
+  it("an instance's first ask sweeps the windows long past from the shared table, and leaves the current ones", async () => {
+    const old = `tpm:${randomUUID()}`;
+    await db.rateWindow.create({ data: { scope: old, windowStart: BigInt(START - 3_600_000), taken: 5, expiresAt: new Date(NOW - 3_000_000) } });
+    const { scope } = await usedUp(); // a new instance: its first ask sweeps, behind the answer
+    const deadline = Date.now() + 5_000;
+    while ((await db.rateWindow.count({ where: { scope: old } })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await db.rateWindow.count({ where: { scope: old } })).toBe(0);
+    expect(await db.rateWindow.count({ where: { scope } })).toBe(1);
   });
 });

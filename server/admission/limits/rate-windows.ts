@@ -14,7 +14,7 @@
 // tokens are not stranded on one instance; until they are there, they are still this instance's
 // to admit (a call that needs them waits for a return on its way). An instance that found the
 // window used up asks again only after EXHAUSTED_MS (others may have given tokens back meanwhile).
-import { writeQueryable } from "../../infra/db/write-pool";
+import { behindQueryable, writeQueryable } from "../../infra/db/write-pool";
 import { logFor } from "../../infra/telemetry/log";
 
 const log = logFor("limits");
@@ -177,10 +177,10 @@ export class RateWindows {
     for (const [scope, w] of this.windows) if (w.start < start && !w.asking) this.windows.delete(scope);
   }
 
-  /** Windows long past are deleted, by whichever instance notices first each minute. */
+  /** Windows long past are deleted, by whichever instance notices first each minute; no call waits for it. */
   private sweep(start: number): void {
     if (start - this.lastSweep < WINDOW_MS) return;
     this.lastSweep = start;
-    writeQueryable.$queryRawUnsafe(SWEEP_SQL).catch((err) => log.error({ err }, "limits: sweeping old windows failed"));
+    behindQueryable.$queryRawUnsafe(SWEEP_SQL).catch((err) => log.error({ err }, "limits: sweeping old windows failed"));
   }
 }

@@ -6,9 +6,10 @@
 // - the write pool, for what a call waits for (the response cache's lookups, the rate windows);
 // - the pool behind the answers, for what no call waits for (the usage batches while the spool is
 //   on, the request log's rows and bodies, the response cache's new entries, batch lines, the
-//   spools' replays). With the embedded database its backends run at BEHIND_WRITES_NICE (the stack
-//   sets it from EMBEDDED_POSTGRES_NICE), so that on the machine they share they are scheduled after
-//   the serving processes and the calls' own statements; their batches grow instead (RUNNING.md).
+//   spools' replays, the sweep of past rate windows). With the embedded database its backends run
+//   at BEHIND_WRITES_NICE (the stack sets it from EMBEDDED_POSTGRES_NICE), so that on the machine
+//   they share they are scheduled after the serving processes and the calls' own statements; their
+//   batches grow instead (RUNNING.md).
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { databaseUrl, IDLE_CONNECTION_MS } from "./client";
