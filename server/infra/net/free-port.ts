@@ -21,7 +21,7 @@ function tryListen(port: number): Promise<number | null> {
     const srv = createServer();
     srv.once("error", () => resolve(null));
     // no host: the wildcard address, so a listener on any address of the port counts as taken
-    srv.listen({ port, exclusive: true }, () => {
+    srv.listen(port, () => {
       const bound = (srv.address() as { port: number }).port;
       srv.close(() => resolve(bound));
     });
