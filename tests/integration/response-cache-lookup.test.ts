@@ -1,13 +1,13 @@
 // The response cache's lookups from PostgreSQL (server/response-cache/entries.ts): the keys asked
 // for in one turn go in one prepared statement, each key looked up on its own. Each call gets its
 // own key's live entry: not another workspace's or scope's with the same hash, not an expired one,
-// nothing for a key never stored. Asked more than five times, so PostgreSQL's generic plan (made
-// once for any keys) answers too. New entries: found by their process at once, written behind.
+// nothing for a key never stored. The pools' sessions plan it once, generically, for any keys.
+// New entries: found by their process at once, written behind.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findEntry, storeEntry } from "../../server/response-cache/entries";
+import { findEntry, LOOKUP_SQL, storeEntry } from "../../server/response-cache/entries";
 import { answerText, wantText } from "../../server/kernel/answer-text";
-import { writePool } from "../../server/infra/db/write-pool";
+import { behindPool, writePool } from "../../server/infra/db/write-pool";
 
 async function insert(workspaceId: string, scope: string, hash: string, body: unknown, expiresInMs: number): Promise<void> {
   await writePool().query(
@@ -44,6 +44,23 @@ describe("the response cache's lookups in PostgreSQL", () => {
       ]);
       expect(found[0]).toMatchObject({ workspaceId: a, scope: "", hash: "h1", route: "chat", modelId: "m", inputTokens: 3, outputTokens: 4 });
       expect(Number(found[0]!.cost)).toBe(0.000001);
+    }
+  });
+});
+
+describe("the write pools' sessions", () => {
+  it("plan the lookup once, generically, though its custom plans look cheaper to PostgreSQL", async () => {
+    for (const pool of [writePool(), behindPool()]) {
+      const client = await pool.connect();
+      try {
+        expect((await client.query("SHOW plan_cache_mode")).rows[0].plan_cache_mode).toBe("force_generic_plan");
+        const name = `lookup-${randomUUID()}`;
+        for (let i = 0; i < 8; i++) await client.query({ name, text: LOOKUP_SQL, values: [[`ws-${i}`], [""], ["h"]] });
+        const [plans] = (await client.query("SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE name = $1", [name])).rows;
+        expect(plans).toEqual({ generic: 8, custom: 0 });
+      } finally {
+        client.release();
+      }
     }
   });
 });
