@@ -8,7 +8,7 @@
 //   BENCH_RSS_REQUESTS=100000 npm run bench:heap
 //   BENCH_CAPTURE=1 npm run bench:heap      # the calls' workspace keeps their bodies (request log capture)
 import "./lib/bench-env"; // first: sets the env
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCannon } from "./lib/load";
@@ -17,6 +17,7 @@ import { rssMb, rssParts } from "./lib/proc";
 import { startMock } from "./lib/servers";
 import { stopChild } from "../scripts/lib/processes";
 import { MOCK_MODEL } from "./mock-upstream";
+import { kindsOf, readSnapshot } from "./lib/mix-heap";
 
 const REQUESTS = Number(process.env.BENCH_RSS_REQUESTS ?? 20_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -29,23 +30,7 @@ const body = JSON.stringify({ model: MOCK_MODEL, messages: [{ role: "user", cont
 
 /** A snapshot's objects by kind (constructor, or V8's internal type), largest own size first. */
 function summarize(file: string, top = 15): { totalMb: number; kinds: [string, number, number][] } {
-  const snap = JSON.parse(readFileSync(file, "utf8")) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
-  const fields = snap.snapshot.meta.node_fields;
-  const types = snap.snapshot.meta.node_types[0];
-  const [iType, iName, iSize] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [number, number, number];
-  const by = new Map<string, [number, number]>();
-  let total = 0;
-  for (let i = 0; i < snap.nodes.length; i += fields.length) {
-    const type = types[snap.nodes[i + iType]!]!;
-    const size = snap.nodes[i + iSize]!;
-    total += size;
-    const name = snap.strings[snap.nodes[i + iName]!]!;
-    const kind = type === "object" || type === "closure" ? `${type} ${name.slice(0, 60)}` : type.includes("string") ? "strings" : type === "native" ? `native ${name.slice(0, 40)}` : type;
-    const e = by.get(kind) ?? [0, 0];
-    e[0] += size;
-    e[1]++;
-    by.set(kind, e);
-  }
+  const { by, total } = kindsOf(readSnapshot(file));
   const kinds = [...by].sort((a, b) => b[1][0] - a[1][0]).slice(0, top).map(([k, [s, n]]) => [k, s / 1048576, n] as [string, number, number]);
   return { totalMb: total / 1048576, kinds };
 }

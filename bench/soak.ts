@@ -14,6 +14,8 @@
 //   npm run soak
 //   SOAK_MINUTES=2 SOAK_RATE=50 npm run soak
 //   SOAK_ANSWERS=/tmp/answers.json npm run soak      (every call's kind, instance, status, time)
+//   SOAK_HEAP=1 npm run soak      (+ what grew in the second instance's V8 heap from the first minute's end to the last's;
+//                                  writing a snapshot leaves that instance's RSS ~150 MB higher, so the RSS check fails)
 import "./lib/bench-env"; // first: sets the env
 import "./lib/with-local-node";
 import "./lib/soak-env";
@@ -23,7 +25,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startOurs, waitUntilRoutable } from "./lib/ours";
 import { startMock } from "./lib/servers";
-import { processTree, pssMb, rssMb } from "./lib/proc";
+import { processTree, pssMb, rssByMapping, rssMb } from "./lib/proc";
 import { startTraffic } from "./lib/soak-traffic";
 import { billedOnce, flat, limitHeld, logRows, minutes, moneyExact, noneUnexpected, settle, type Check, type MemorySample } from "./lib/soak-checks";
 import { startJobs } from "./lib/soak-jobs";
@@ -34,6 +36,9 @@ import { createWorkspace } from "../server/onboarding/create-workspace";
 import { setCacheSettings } from "../server/response-cache/settings";
 import { setWorkspaceLimits } from "../server/identity/plans/manage-plans";
 import { MOCK_MODEL } from "./mock-upstream";
+import { snapshotArgs, takeSnapshots } from "./lib/mix-heap";
+import { growthMarkdown, heapGrowth } from "./lib/heap-growth";
+import pg from "pg";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 /** Traffic before the measured minutes (the instances' first calls, compiling and filling their caches): checked, reported apart. */
@@ -42,11 +47,14 @@ const RATE = Number(process.env.SOAK_RATE ?? 100);
 const RPM = Number(process.env.SOAK_RPM ?? 300);
 const INSTANCES = Number(process.env.SOAK_INSTANCES ?? 4);
 const WORKERS = Number(process.env.SOAK_WORKERS ?? 2);
+const HEAP = process.env.SOAK_HEAP === "1";
 const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 const scratch = mkdtempSync(path.join(tmpdir(), "gateway-soak-"));
 chmodSync(scratch, 0o755); // the embedded PostgreSQL runs as another user
 const dataDir = path.join(scratch, "data");
+const snapshots = HEAP ? mkdtempSync(path.join(tmpdir(), "gateway-heap-")) : "";
+if (HEAP) process.env.GATEWAY_NODE_ARGS = `${process.env.GATEWAY_NODE_ARGS ?? ""} ${snapshotArgs(snapshots)}`.trim();
 const mock = await startMock();
 const ours = await startOurs({ dataDir, mockV1: `${mock.baseUrl}/v1`, log });
 const shared = { DATABASE_URL: ours.stack.databaseUrl, DATA_DIR: dataDir, GATEWAY_SECRET: ours.stack.secret };
@@ -89,20 +97,48 @@ try {
   const memory: MemorySample[] = [];
   const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   // RSS for the gateway's processes; PSS for PostgreSQL, whose backends share its buffers (RSS counts them once per backend).
-  const sample = (at: number): MemorySample => ({ at, gateway: total(rssMb(instancePids())), workers: total(rssMb(workerPids())), postgres: total(pssMb(ours.postgresPids())) });
+  const db = new pg.Client({ connectionString: ours.stack.databaseUrl });
+  await db.connect();
+  const connections = async () => Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE backend_type = 'client backend'")).rows[0]!.n);
+  const sample = async (at: number): Promise<MemorySample> => ({
+    at,
+    gateway: total(rssMb(instancePids())),
+    workers: total(rssMb(workerPids())),
+    postgres: total(pssMb(ours.postgresPids())),
+    connections: await connections(),
+  });
+  // SOAK_HEAP=1: the second instance's heap at the end of the first measured minute and of the last.
+  const watched = others[0]?.proc.pid;
+  const heapAt: string[] = [];
+  const mapped: { at: string; parts: ReturnType<typeof rssByMapping> }[] = [];
+  const snapshotWatched = async (at: string) => {
+    if (watched === undefined) return;
+    mapped.push({ at, parts: rssByMapping(watched) });
+    if (!HEAP) return;
+    const file = (await takeSnapshots(snapshots, [watched])).get(watched);
+    if (file) heapAt.push(file);
+    log(`heap snapshot of instance 2 (pid ${watched}): ${file ?? "none"}`);
+  };
 
   log(`traffic: ${RATE} calls/s for ${WARMUP_SECONDS} s of warm-up and ${MINUTES} min, a batch a minute and a video every 30 s`);
   const startedEpoch = Date.now();
   const traffic = startTraffic(urls, keys, MOCK_MODEL, RATE);
   const jobs = startJobs(urls, jobsWs.apiKey!.secret, Number(process.env.SOAK_BATCH_LINES ?? 100), log);
   const sampler = setInterval(() => {
-    const m = sample(performance.now() - traffic.started);
-    memory.push(m);
-    if (memory.length % 6 === 0) log(`minute ${(m.at / 60_000).toFixed(1)}: ${traffic.answers.length} answers, RSS of the instances ${m.gateway.toFixed(0)} MB, workers ${m.workers.toFixed(0)} MB, PostgreSQL PSS ${m.postgres.toFixed(0)} MB`);
+    void sample(performance.now() - traffic.started).then((m) => {
+      memory.push(m);
+      if (memory.length % 6 === 0 && watched !== undefined) mapped.push({ at: `minute ${(m.at / 60_000).toFixed(1)} of the traffic`, parts: rssByMapping(watched) });
+      if (memory.length % 6 === 0) log(`minute ${(m.at / 60_000).toFixed(1)}: ${traffic.answers.length} answers, RSS of the instances ${m.gateway.toFixed(0)} MB, workers ${m.workers.toFixed(0)} MB, PostgreSQL PSS ${m.postgres.toFixed(0)} MB, ${m.connections} connections`);
+    });
   }, 10_000);
-  await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000 + MINUTES * 60_000));
+  const endOfFirstMinute = WARMUP_SECONDS * 1000 + 60_000;
+  await new Promise((r) => setTimeout(r, endOfFirstMinute));
+  await snapshotWatched("end of minute 1");
+  await new Promise((r) => setTimeout(r, Math.max(0, WARMUP_SECONDS * 1000 + MINUTES * 60_000 - (performance.now() - traffic.started))));
   clearInterval(sampler);
-  memory.push(sample(performance.now() - traffic.started));
+  memory.push(await sample(performance.now() - traffic.started));
+  await snapshotWatched(`end of minute ${MINUTES}`);
+  await db.end();
   await traffic.stop();
   log(`traffic stopped: ${traffic.answers.length} calls; waiting for the batches and videos`);
   checks.push(...(await jobs.finish()));
@@ -133,14 +169,21 @@ try {
       "",
       `Calls by kind and status: ${[...kinds].sort().map(([k, n]) => `${k} ${n}`).join(", ")}.`,
       "",
-      "| minute | calls | plain chat p50 ms | p99 ms | unexpected answers | RSS of the instances MB | of the workers MB | PostgreSQL PSS MB |",
-      "|---|---|---|---|---|---|---|---|",
-      ...[warmup, ...rows].map((r) => `| ${r.label} | ${r.calls} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.failed} | ${r.memory?.gateway.toFixed(0)} | ${r.memory?.workers.toFixed(0)} | ${r.memory?.postgres.toFixed(0)} |`),
+      "| minute | calls | plain chat p50 ms | p99 ms | unexpected answers | RSS of the instances MB | of the workers MB | PostgreSQL PSS MB | PostgreSQL connections |",
+      "|---|---|---|---|---|---|---|---|---|",
+      ...[warmup, ...rows].map((r) => `| ${r.label} | ${r.calls} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.failed} | ${r.memory?.gateway.toFixed(0)} | ${r.memory?.workers.toFixed(0)} | ${r.memory?.postgres.toFixed(0)} | ${r.memory?.connections} |`),
       "",
       "| check | | |",
       "|---|---|---|",
       ...checks.map((c) => `| ${c.name} | ${c.ok ? "ok" : "**FAILED**"} | ${c.detail} |`),
       "",
+      "Instance 2's resident memory by mapping (MB; malloc's heap, WebAssembly memories, other anonymous mappings such as V8's heap, mapped files):",
+      "",
+      "| when | malloc heap | WebAssembly | other anonymous | files |",
+      "|---|---|---|---|---|",
+      ...mapped.map(({ at, parts: m }) => `| ${at} | ${m.heap.toFixed(1)} | ${m.wasm.toFixed(1)} | ${m.anon.toFixed(1)} | ${m.file.toFixed(1)} |`),
+      "",
+      ...(heapAt.length === 2 ? [growthMarkdown("What grew in instance 2's heap from the end of minute 1 to the end", heapGrowth(heapAt[0]!, heapAt[1]!)), `snapshots: ${heapAt.join(", ")}`, ""] : []),
     ].join("\n"),
   );
 } finally {

@@ -33,7 +33,7 @@ export async function takeSnapshots(dir: string, pids: number[]): Promise<Map<nu
   return out;
 }
 
-type Snapshot = {
+export type Snapshot = {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
   nodes: number[];
   edges: number[];
@@ -55,13 +55,37 @@ function owner(url: string): string {
   return url.replace(/^file:\/\//, "");
 }
 
+/** Every object of a snapshot by kind (constructor, or V8's internal type): [own bytes, count], and the heap's total bytes. */
+export function kindsOf(snap: Snapshot): { by: Map<string, [number, number]>; total: number } {
+  const nf = snap.snapshot.meta.node_fields;
+  const nodeTypes = snap.snapshot.meta.node_types[0];
+  const N = nf.length;
+  const [iType, iName, iSize] = ["type", "name", "self_size"].map((f) => nf.indexOf(f)) as [number, number, number];
+  const by = new Map<string, [number, number]>();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += N) {
+    const t = nodeTypes[snap.nodes[i + iType]!]!;
+    const s = snap.nodes[i + iSize]!;
+    total += s;
+    const nm = snap.strings[snap.nodes[i + iName]!]!;
+    const kind = t === "object" || t === "closure" ? `${t} ${nm.slice(0, 60)}` : t.includes("string") ? "strings" : t === "native" ? `native ${nm.slice(0, 40)}` : t;
+    const e = by.get(kind) ?? [0, 0];
+    e[0] += s;
+    e[1]++;
+    by.set(kind, e);
+  }
+  return { by, total };
+}
+
+export const readSnapshot = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Snapshot;
+
 /**
  * A snapshot's heap: the `top` largest kinds by own size (MB, count), and the code each script's
  * functions hold (a script's source, and its function infos with what they point to that is code:
  * bytecode, feedback, compiled code), summed by owner (MB).
  */
 export function summarizeHeap(file: string, top = 15): HeapSummary {
-  const snap = JSON.parse(readFileSync(file, "utf8")) as Snapshot;
+  const snap = readSnapshot(file);
   const nf = snap.snapshot.meta.node_fields;
   const ef = snap.snapshot.meta.edge_fields;
   const nodeTypes = snap.snapshot.meta.node_types[0];
@@ -92,19 +116,7 @@ export function summarizeHeap(file: string, top = 15): HeapSummary {
     }
   };
 
-  const by = new Map<string, [number, number]>();
-  let total = 0;
-  for (let n = 0; n < count; n++) {
-    const t = type(n);
-    const s = size(n);
-    total += s;
-    const nm = name(n);
-    const kind = t === "object" || t === "closure" ? `${t} ${nm.slice(0, 60)}` : t.includes("string") ? "strings" : t === "native" ? `native ${nm.slice(0, 40)}` : t;
-    const e = by.get(kind) ?? [0, 0];
-    e[0] += s;
-    e[1]++;
-    by.set(kind, e);
-  }
+  const { by, total } = kindsOf(snap);
 
   // Scripts: a code node with a "source" edge (V8's Script), named by its URL.
   const scriptUrl = new Map<number, string>();

@@ -96,7 +96,7 @@ export function limitHeld(answers: Answer[], startedEpochMs: number, rpm: number
   };
 }
 
-export type MemorySample = { at: number; gateway: number; workers: number; postgres: number };
+export type MemorySample = { at: number; gateway: number; workers: number; postgres: number; /** PostgreSQL's client connections. */ connections: number };
 export type MinuteRow = { label: string; calls: number; p50: number; p99: number; failed: number; memory: MemorySample | undefined };
 
 function row(label: string, answers: Answer[], memory: MemorySample[], from: number, to: number): MinuteRow {
