@@ -101,20 +101,18 @@ export function rssParts(pid: number): { anon: number; file: number } {
 
 /**
  * A process's resident memory by where it is mapped, in MB (from /proc/<pid>/smaps): malloc's heap
- * (`[heap]`), anonymous mappings of 1 GB or more (the address space a WebAssembly memory reserves,
- * Prisma's query compiler's), other anonymous mappings (V8's heap pages, malloc's large blocks,
- * thread stacks) and mapped files (code).
+ * (`[heap]`), anonymous mappings (V8's heap and code, WebAssembly memories, malloc's large blocks,
+ * thread stacks: they cannot be told apart here) and mapped files (code).
  */
-export function rssByMapping(pid: number): { heap: number; wasm: number; anon: number; file: number } {
-  const out = { heap: 0, wasm: 0, anon: 0, file: 0 };
+export function rssByMapping(pid: number): { heap: number; anon: number; file: number } {
+  const out = { heap: 0, anon: 0, file: 0 };
   try {
     let kind: keyof typeof out = "anon";
     for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
-      const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+      const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
       if (head) {
-        const size = parseInt(head[2]!, 16) - parseInt(head[1]!, 16);
-        const name = head[4]!;
-        kind = name === "[heap]" ? "heap" : name && !name.startsWith("[") ? "file" : size >= 2 ** 30 ? "wasm" : "anon";
+        const name = head[1]!;
+        kind = name === "[heap]" ? "heap" : name && !name.startsWith("[") ? "file" : "anon";
         continue;
       }
       const rss = /^Rss:\s+(\d+) kB/.exec(line);
