@@ -96,10 +96,10 @@ try {
   const workerPids = () => processTree(workers.map((c) => c.proc.pid!));
   const memory: MemorySample[] = [];
   const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  // RSS for the gateway's processes; PSS for PostgreSQL, whose backends share its buffers (RSS counts them once per backend).
   const db = new pg.Client({ connectionString: ours.stack.databaseUrl });
   await db.connect();
   const connections = async () => Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE backend_type = 'client backend'")).rows[0]!.n);
+  // RSS for the gateway's processes; PSS for PostgreSQL, whose backends share its buffers (RSS counts them once per backend).
   const sample = async (at: number): Promise<MemorySample> => ({
     at,
     gateway: total(rssMb(instancePids())),
@@ -107,11 +107,12 @@ try {
     postgres: total(pssMb(ours.postgresPids())),
     connections: await connections(),
   });
-  // SOAK_HEAP=1: the second instance's heap at the end of the first measured minute and of the last.
+  // The second instance, watched: its RSS by mapping each minute and at the end of the first
+  // measured minute and of the last; with SOAK_HEAP=1, a heap snapshot at those two ends too.
   const watched = others[0]?.proc.pid;
   const heapAt: string[] = [];
   const mapped: { at: string; parts: ReturnType<typeof rssByMapping> }[] = [];
-  const snapshotWatched = async (at: string) => {
+  const recordWatched = async (at: string) => {
     if (watched === undefined) return;
     mapped.push({ at, parts: rssByMapping(watched) });
     if (!HEAP) return;
@@ -133,11 +134,11 @@ try {
   }, 10_000);
   const endOfFirstMinute = WARMUP_SECONDS * 1000 + 60_000;
   await new Promise((r) => setTimeout(r, endOfFirstMinute));
-  await snapshotWatched("end of minute 1");
+  await recordWatched("end of minute 1");
   await new Promise((r) => setTimeout(r, Math.max(0, WARMUP_SECONDS * 1000 + MINUTES * 60_000 - (performance.now() - traffic.started))));
   clearInterval(sampler);
   memory.push(await sample(performance.now() - traffic.started));
-  await snapshotWatched(`end of minute ${MINUTES}`);
+  await recordWatched(`end of minute ${MINUTES}`);
   await db.end();
   await traffic.stop();
   log(`traffic stopped: ${traffic.answers.length} calls; waiting for the batches and videos`);
