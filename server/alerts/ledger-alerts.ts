@@ -95,8 +95,12 @@ async function afterCommit(workspaceId: string, movements: CommittedMovement[], 
 
 function applied(note: AppliedNote): void {
   const byWorkspace = new Map<string, CommittedMovement[]>();
+  // One list per workspace, added to in place (a copy per movement made a batch of n cost n²/2).
   for (const m of note.movements) {
-    if (note.inserted.has(m.id)) byWorkspace.set(m.workspaceId, [...(byWorkspace.get(m.workspaceId) ?? []), m]);
+    if (!note.inserted.has(m.id)) continue;
+    const list = byWorkspace.get(m.workspaceId);
+    if (list) list.push(m);
+    else byWorkspace.set(m.workspaceId, [m]);
   }
   for (const [workspaceId, movements] of byWorkspace) {
     afterCommit(workspaceId, movements, note).catch((err: unknown) => log.error({ err, workspaceId }, "ledger alerts failed"));

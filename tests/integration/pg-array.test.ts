@@ -16,6 +16,14 @@ describe("pgArray", () => {
     for (const values of cases) expect(pgArray(values)).toBe(pgUtils.prepareValue(values));
   });
 
+  it("makes the same literal on its quick paths: a column all NULL, and one with no NULL and nothing to escape", () => {
+    const allNull = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? null : undefined));
+    const cases: ArrayElement[][] = [[null], allNull(3), allNull(500), allNull(1500), allNull(3), ["x"], ["a", "b", ""], [1, 2.5, -3], [true, false, true], [7n, -8n], ["a", 1, true, 2n]];
+    for (const values of cases) expect(pgArray(values)).toBe(pgUtils.prepareValue(values));
+    // Either way round a quick path's test: an element to escape after plain ones, a NULL after them.
+    for (const values of [["a", "b", 'c"'], ["a", "b\\"], ["a", null], [null, null, "x"]] as ArrayElement[][]) expect(pgArray(values)).toBe(pgUtils.prepareValue(values));
+  });
+
   it("reads back in PostgreSQL as every value was", async () => {
     const withNull = [...texts, null];
     const { rows } = await writePool().query<{ t: string | null; n: number | null; b: boolean | null; d: string | null }>(
