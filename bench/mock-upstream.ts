@@ -49,7 +49,7 @@ const card = {
   max_output_tokens: 1024,
   knowledge_cutoff: "2025-12",
   deprecated: false,
-  capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: false, reasoning: false, streaming: true, structured_output: false, tools: false },
+  capabilities: { input_modalities: ["text"], output_modalities: ["text"], json_mode: false, reasoning: false, streaming: true, structured_output: false, tools: true },
   pricing: {
     cache_read_per_1m: "0",
     input_per_1m: "0.15",

@@ -14,8 +14,9 @@ const isMultipart = (call: IncomingCall) => /^multipart\/form-data/i.test(call.h
 
 async function jsonBody(call: IncomingCall): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(call.body(), env.MAX_JSON_BODY_BYTES, call.header("content-length"));
-  const value = parseJson(bytes);
-  checkJsonText(value);
+  const text = bytes.toString("utf8");
+  const value = parseJson(text);
+  checkJsonText(value, text);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw errors.invalidRequest("The request body must be a JSON object.");
   }

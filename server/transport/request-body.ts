@@ -63,9 +63,10 @@ export function readBodyBytes(body: Readable, limit: number, declaredLength?: st
   });
 }
 
-export function parseJson(bytes: Buffer): unknown {
+/** The body's JSON (its text: a Buffer as UTF-8), or 400 invalid_json. */
+export function parseJson(body: Buffer | string): unknown {
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
   } catch {
     throw new GatewayError({
       status: 400,
@@ -101,27 +102,43 @@ export function checkText(value: string, param: string): void {
 const pathOf = (parent: string, key: string | number) =>
   typeof key === "number" ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
 
-/** Walks a parsed JSON body (without recursion): every string and key checked, nesting bounded. */
-export function checkJsonText(root: unknown): void {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
-  while (stack.length) {
-    const { value, path, depth } = stack.pop()!;
-    if (typeof value === "string") {
-      const problem = badText(value);
-      if (problem) throw errors.invalidRequest(`\`${path || "body"}\` ${problem}.`, path || null, "invalid_value");
-      continue;
-    }
-    if (typeof value !== "object" || value === null) continue;
-    if (depth >= MAX_JSON_DEPTH) {
-      throw errors.invalidRequest(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep (at \`${path}\`).`, path || null, "invalid_value");
-    }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], path: pathOf(path, i), depth: depth + 1 });
-      continue;
-    }
-    for (const [key, child] of Object.entries(value)) {
-      checkText(key, pathOf(path, key));
-      stack.push({ value: child, path: pathOf(path, key), depth: depth + 1 });
-    }
+type Problem = { at: (string | number)[]; message: (path: string) => string };
+
+/**
+ * The first problem in a parsed JSON value, its path's parts innermost first. Recursive, at most
+ * MAX_JSON_DEPTH deep; a path is made only for a problem (a 40 KB body has thousands of values).
+ * `strings`: whether its strings and keys can hold a NUL or a lone surrogate at all.
+ */
+function problemIn(value: unknown, depth: number, strings: boolean): Problem | null {
+  if (typeof value === "string") {
+    const problem = strings ? badText(value) : null;
+    return problem ? { at: [], message: (path) => `\`${path || "body"}\` ${problem}.` } : null;
   }
+  if (typeof value !== "object" || value === null) return null;
+  if (depth >= MAX_JSON_DEPTH) return { at: [], message: (path) => `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep (at \`${path}\`).` };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = problemIn(value[i], depth + 1, strings);
+      if (found) return found.at.push(i), found;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const keyProblem = strings ? badText(key) : null;
+    const found = keyProblem ? { at: [], message: (path: string) => `\`${path}\` ${keyProblem}.` } : problemIn((value as Record<string, unknown>)[key], depth + 1, strings);
+    if (found) return found.at.push(key), found;
+  }
+  return null;
+}
+
+/**
+ * Checks a parsed JSON body: every string and key, nesting bounded. `text`, the body as it came:
+ * a NUL or a lone surrogate can only come from a `\u` escape (JSON refuses a raw control
+ * character, and invalid UTF-8 reads as U+FFFD), so a body without one has only its nesting checked.
+ */
+export function checkJsonText(root: unknown, text?: string): void {
+  const found = problemIn(root, 0, text === undefined || text.includes("\\u"));
+  if (!found) return;
+  const path = found.at.reduceRight<string>((parent, key) => pathOf(parent, key), "");
+  throw errors.invalidRequest(found.message(path), path || null, "invalid_value");
 }
