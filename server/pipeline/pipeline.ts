@@ -33,6 +33,7 @@ import type { CallContext } from "../kernel/call-context";
 import type { CallObserver } from "../kernel/call-observer";
 import type { CallOutcome } from "../kernel/call-outcome";
 import { hasIssues, validationError } from "../kernel/validation-error";
+import { bodySizeOf, forgetBodySize, noteBodySize } from "../kernel/body-size";
 import type { CacheHeaders } from "../response-cache/directive";
 import { assertTier, authenticate, type Caller, type Credential, type Target } from "./authenticate";
 import { planCache, runCached, type CachePlan } from "./cache-stage";
@@ -115,13 +116,17 @@ export async function runCall(req: CallRequest): Promise<unknown> {
   }
 }
 
-/** validate: the operation's input schema, a failure as the API's 400. */
+/** validate: the operation's input schema, a failure as the API's 400. The input keeps the size of the body it was read from. */
 function validate(op: AnyOperation, raw: unknown): unknown {
+  let input: unknown;
   try {
-    return op.input.parse(raw);
+    input = op.input.parse(raw);
   } catch (err) {
     throw hasIssues(err) ? validationError(err.issues) : err;
   }
+  const size = bodySizeOf(raw);
+  if (size !== undefined && input !== raw && typeof input === "object" && input !== null) noteBodySize(input, size);
+  return input;
 }
 
 /**
@@ -138,7 +143,10 @@ export async function runOperation(op: AnyOperation, call: RunningCall, raw: unk
   if (!guards) return answerOf(op, ctx, input, call);
   const json = input as Record<string, unknown>;
   const guarded = { requestId: call.requestId, workspaceId: ctx.principal.workspaceId, model: typeof json.model === "string" ? json.model : null, outcome: call.outcome };
-  if (await guardInput(guards, op.guarded!, json, guarded)) call.observer?.redacted?.(json);
+  if (await guardInput(guards, op.guarded!, json, guarded)) {
+    forgetBodySize(json); // redacted: no longer the text that came
+    call.observer?.redacted?.(json);
+  }
   return guardAnswer(guards, await answerOf(op, ctx, input, call), guarded);
 }
 

@@ -4,6 +4,7 @@
 // (path parameters, headers, origin) win over body fields of the same name.
 import type { AnyOperation, BodySource } from "../contract/operation";
 import { env } from "../infra/env";
+import { noteBodySize } from "../kernel/body-size";
 import { errors, GatewayError } from "../kernel/errors";
 import type { IncomingCall } from "./call";
 import { readMultipart } from "./multipart";
@@ -20,6 +21,7 @@ async function jsonBody(call: IncomingCall): Promise<Record<string, unknown>> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw errors.invalidRequest("The request body must be a JSON object.");
   }
+  noteBodySize(value, bytes.length);
   return value as Record<string, unknown>;
 }
 

@@ -6,6 +6,7 @@ import { promptTokens } from "../../local-node/usage";
 import { countTokens } from "../../local-node/tokenizer";
 import { ChatRequestSchema } from "../../local-node/chat-request";
 import { maxChatCost, maxCompletionTokens, maxEmbeddingCost, maxPromptTokens, tokenCost } from "../../server/routing/catalog/pricing";
+import { noteBodySize } from "../../server/kernel/body-size";
 import { characterCost, maxImageCost, maxSpeechCost } from "../../server/routing/catalog/media-pricing";
 import type { ModelRow } from "../../server/routing/catalog/model-row";
 import { formatMoney, money } from "../../server/kernel/money";
@@ -64,6 +65,18 @@ describe("highest cost of a call (the ledger's reservation)", () => {
       const counted = promptTokens(ChatRequestSchema.parse(body));
       const bound = maxPromptTokens(row, body);
       expect(bound, JSON.stringify(body).slice(0, 80)).toBeGreaterThanOrEqual(counted);
+    }
+  });
+
+  it("chat: the input bound counts the body's bytes as the client sent them when the transport noted them, else its serialised size", () => {
+    for (const body of requests) {
+      const sent = JSON.stringify(body, null, 2); // a client that indents: more bytes than the body's serialised form
+      const parsed = JSON.parse(sent) as Record<string, unknown>;
+      const allowance = 16 + 8 * (parsed.messages as unknown[]).length;
+      expect(maxPromptTokens(row, parsed)).toBe(Math.min(row.contextLength, Buffer.byteLength(JSON.stringify(parsed)) + allowance));
+      noteBodySize(parsed, Buffer.byteLength(sent));
+      expect(maxPromptTokens(row, parsed)).toBe(Math.min(row.contextLength, Buffer.byteLength(sent) + allowance));
+      expect(maxPromptTokens(row, parsed)).toBeGreaterThanOrEqual(promptTokens(ChatRequestSchema.parse(body)));
     }
   });
 

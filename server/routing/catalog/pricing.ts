@@ -1,6 +1,7 @@
 // What a call costs, in exact decimals, from the model's prices.
 import type { ModelRow } from "./model-row";
 import { Money, money, type Money as MoneyT } from "../../kernel/money";
+import { bodySizeOf } from "../../kernel/body-size";
 
 export type TokenUsage = {
   /** Every input token, cache reads and cache writes included (as OpenAI's prompt_tokens counts them). */
@@ -92,14 +93,15 @@ function hasNonTextPart(messages: unknown): boolean {
 /**
  * The most input tokens a chat request can count. Byte-level tokenizers never make more tokens than
  * UTF-8 bytes, and the request's JSON holds every byte of the messages, tools and schemas that the
- * prompt is made of, plus a per-message allowance for the template. Images, audio and files count
+ * prompt is made of, plus a per-message allowance for the template. Its size is the body's as the
+ * client sent it when the transport noted it (kernel/body-size.ts), else the body's serialised. Images, audio and files count
  * tokens unrelated to their bytes: a request with such a part may fill the model's context. Never
  * more than the context length (a model cannot read more).
  */
 export function maxPromptTokens(row: Pick<ModelRow, "contextLength">, body: ChatBody): number {
   if (hasNonTextPart(body.messages)) return row.contextLength;
   const messages = Array.isArray(body.messages) ? body.messages.length : 0;
-  const bound = Buffer.byteLength(JSON.stringify(body)) + PROMPT_ALLOWANCE + MESSAGE_ALLOWANCE * messages;
+  const bound = (bodySizeOf(body) ?? Buffer.byteLength(JSON.stringify(body))) + PROMPT_ALLOWANCE + MESSAGE_ALLOWANCE * messages;
   return Math.min(bound, row.contextLength);
 }
 
