@@ -7,6 +7,7 @@
 //
 //   npm run bench:path
 //   BENCH_PATH_ROWS=plain,stream BENCH_SECONDS=5 npm run bench:path
+//   BENCH_PATH_ROWS=large,large-hit,large-miss npm run bench:path   # a coding agent's 34 KB call (not run by default)
 //   BENCH_CPU_PROF=1 npm run bench:path     # + CPU profiles of the gateway's processes, top functions
 import { CONNECTIONS, CPU_PROF, SECONDS as DEFAULT_SECONDS, WARMUP_SECONDS } from "./lib/bench-env"; // first: sets the env
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
