@@ -110,25 +110,24 @@ type Problem = { at: (string | number)[]; message: (path: string) => string };
  * `strings`: whether its strings and keys can hold a NUL or a lone surrogate at all.
  */
 function problemIn(value: unknown, depth: number, strings: boolean): Problem | null {
-  if (typeof value === "string") {
-    const problem = strings ? badText(value) : null;
-    return problem ? { at: [], message: (path) => `\`${path || "body"}\` ${problem}.` } : null;
-  }
+  if (typeof value === "string") return strings ? textProblem(value) : null;
   if (typeof value !== "object" || value === null) return null;
   if (depth >= MAX_JSON_DEPTH) return { at: [], message: (path) => `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep (at \`${path}\`).` };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = problemIn(value[i], depth + 1, strings);
-      if (found) return found.at.push(i), found;
+  const keys: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+  for (const key of keys) {
+    const found = (strings && typeof key === "string" ? textProblem(key) : null) ?? problemIn((value as Record<string | number, unknown>)[key], depth + 1, strings);
+    if (found) {
+      found.at.push(key);
+      return found;
     }
-    return null;
-  }
-  for (const key of Object.keys(value)) {
-    const keyProblem = strings ? badText(key) : null;
-    const found = keyProblem ? { at: [], message: (path: string) => `\`${path}\` ${keyProblem}.` } : problemIn((value as Record<string, unknown>)[key], depth + 1, strings);
-    if (found) return found.at.push(key), found;
   }
   return null;
+}
+
+/** A string or key that PostgreSQL's text cannot hold, as the problem named at its path. */
+function textProblem(text: string): Problem | null {
+  const problem = badText(text);
+  return problem ? { at: [], message: (path) => `\`${path || "body"}\` ${problem}.` } : null;
 }
 
 /**
